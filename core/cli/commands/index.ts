@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+
+/** A subcommand adds itself to the program. */
+export type RegisterCommand = (program: Command) => void;
+
+/** Every `xone` subcommand, in the order `--help` lists them. Add new commands here. */
+export const commands: RegisterCommand[] = [];

@@ -1,0 +1,144 @@
+/**
+ * Hex, byte and quantity helpers with strict parsing, following the JSON-RPC encoding rules of
+ * https://ethereum.org/en/developers/docs/apis/json-rpc/#hex-encoding: DATA is 0x-prefixed with two digits per byte,
+ * QUANTITY is 0x-prefixed with no leading zeros ("0x0" for zero).
+ */
+import { XoneError } from '../errors.ts';
+
+export type HexErrorCode = 'HEX_INVALID' | 'HEX_ODD_LENGTH' | 'HEX_NO_PREFIX' | 'QUANTITY_INVALID' | 'QUANTITY_LEADING_ZERO' | 'QUANTITY_TOO_LARGE' | 'LENGTH_MISMATCH';
+
+export class HexError extends XoneError<HexErrorCode> {}
+
+const HEX_DIGITS = '0123456789abcdef';
+const BYTE_TO_HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4] + HEX_DIGITS[i & 15]);
+const HEX_RE = /^[0-9a-fA-F]*$/;
+
+/** Lower-case 0x-prefixed hex of the bytes. */
+export function bytesToHex(bytes: Uint8Array): string {
+  // Buffer's encoder is native and far faster than a JS loop past a few dozen bytes.
+  if (bytes.length > 32) return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  let out = '0x';
+  for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]];
+  return out;
+}
+
+/** Strict DATA parser: requires the 0x prefix and an even number of hex digits. */
+export function hexToBytes(hex: string, what = 'value'): Uint8Array {
+  if (typeof hex !== 'string' || !(hex.startsWith('0x') || hex.startsWith('0X'))) {
+    throw new HexError('HEX_NO_PREFIX', `${what}: hex string must start with 0x`, { what });
+  }
+  const body = hex.slice(2);
+  if (body.length % 2 !== 0) throw new HexError('HEX_ODD_LENGTH', `${what}: hex string has an odd number of digits`, { what, length: body.length });
+  if (!HEX_RE.test(body)) throw new HexError('HEX_INVALID', `${what}: invalid hex digit`, { what });
+  const buf = Buffer.from(body, 'hex');
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Parses DATA of an exact byte length (addresses, hashes). */
+export function hexToFixedBytes(hex: string, length: number, what = 'value'): Uint8Array {
+  const bytes = hexToBytes(hex, what);
+  if (bytes.length !== length) {
+    throw new HexError('LENGTH_MISMATCH', `${what}: expected ${length} bytes, got ${bytes.length}`, { what, expected: length, actual: bytes.length });
+  }
+  return bytes;
+}
+
+/** Lenient hex parse used for test fixtures and config files: optional prefix, odd lengths left-padded. */
+export function looseHexToBytes(hex: string, what = 'value'): Uint8Array {
+  let body = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
+  if (!HEX_RE.test(body)) throw new HexError('HEX_INVALID', `${what}: invalid hex digit`, { what });
+  if (body.length % 2 === 1) body = '0' + body;
+  const buf = Buffer.from(body, 'hex');
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** QUANTITY encoding: 0x-prefixed, no leading zeros. */
+export function toQuantity(value: bigint | number): string {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw new HexError('QUANTITY_INVALID', `not a non-negative safe integer: ${value}`);
+    return '0x' + value.toString(16);
+  }
+  if (value < 0n) throw new HexError('QUANTITY_INVALID', `negative quantity: ${value}`);
+  return '0x' + value.toString(16);
+}
+
+/** Strict QUANTITY parser: 0x prefix, at least one digit, no leading zeros, at most `maxBits` bits. */
+export function parseQuantity(hex: string, what = 'quantity', maxBits = 256): bigint {
+  if (typeof hex !== 'string' || !hex.startsWith('0x')) throw new HexError('HEX_NO_PREFIX', `${what}: hex string must start with 0x`, { what });
+  const body = hex.slice(2);
+  if (body.length === 0 || !HEX_RE.test(body)) throw new HexError('QUANTITY_INVALID', `${what}: invalid hex quantity`, { what });
+  if (body.length > 1 && body[0] === '0') throw new HexError('QUANTITY_LEADING_ZERO', `${what}: hex number with leading zero digits`, { what });
+  if (body.length > Math.ceil(maxBits / 4)) throw new HexError('QUANTITY_TOO_LARGE', `${what}: hex number > ${maxBits} bits`, { what, maxBits });
+  const value = BigInt(hex);
+  if (value >> BigInt(maxBits) !== 0n) throw new HexError('QUANTITY_TOO_LARGE', `${what}: hex number > ${maxBits} bits`, { what, maxBits });
+  return value;
+}
+
+/** Big-endian unsigned integer of the bytes (empty = 0). */
+export function bytesToBigInt(bytes: Uint8Array): bigint {
+  if (bytes.length === 0) return 0n;
+  if (bytes.length <= 6) {
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i];
+    return BigInt(n);
+  }
+  return BigInt(bytesToHex(bytes));
+}
+
+/** Small big-endian integers (≤ 2^53) without going through bigint. */
+export function bytesToNumber(bytes: Uint8Array): number {
+  if (bytes.length > 7) {
+    const n = bytesToBigInt(bytes);
+    if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new HexError('QUANTITY_TOO_LARGE', `integer exceeds 2^53: ${n}`);
+    return Number(n);
+  }
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i];
+  if (n > Number.MAX_SAFE_INTEGER) throw new HexError('QUANTITY_TOO_LARGE', `integer exceeds 2^53: ${n}`);
+  return n;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Minimal big-endian bytes of a non-negative integer (0 → empty), as RLP wants scalars. */
+export function bigIntToBytes(value: bigint | number): Uint8Array {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw new HexError('QUANTITY_INVALID', `not a non-negative safe integer: ${value}`);
+    if (value === 0) return EMPTY;
+    if (value < 256) return Uint8Array.of(value);
+    value = BigInt(value);
+  }
+  if (value < 0n) throw new HexError('QUANTITY_INVALID', `negative integer: ${value}`);
+  if (value === 0n) return EMPTY;
+  let hex = value.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  const buf = Buffer.from(hex, 'hex');
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Left-pads to `length` bytes (for 32-byte words). Throws if the value does not fit. */
+export function padLeft(bytes: Uint8Array, length: number): Uint8Array {
+  if (bytes.length === length) return bytes;
+  if (bytes.length > length) throw new HexError('LENGTH_MISMATCH', `value of ${bytes.length} bytes does not fit in ${length}`);
+  const out = new Uint8Array(length);
+  out.set(bytes, length - bytes.length);
+  return out;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,251 @@
+/**
+ * Recursive Length Prefix encoding (https://ethereum.org/en/developers/docs/data-structures-and-encoding/rlp/).
+ *
+ * Decoding is strict: every non-canonical form geth rejects is an `RlpError` naming the offset — a single byte below
+ * 0x80 wrapped in a string header, long-form headers for short payloads, length fields with leading zeros, truncated
+ * items and trailing bytes. Decoded strings are zero-copy views into the input.
+ */
+import { XoneError } from '../errors.ts';
+
+export type RlpErrorCode =
+  | 'RLP_EMPTY_INPUT'
+  | 'RLP_TRUNCATED'
+  | 'RLP_TRAILING_BYTES'
+  | 'RLP_NON_CANONICAL_SIZE'
+  | 'RLP_LEADING_ZERO_LENGTH'
+  | 'RLP_TOO_DEEP'
+  | 'RLP_EXPECTED_LIST'
+  | 'RLP_EXPECTED_BYTES'
+  | 'RLP_BAD_SHAPE'
+  | 'RLP_NON_CANONICAL_INTEGER';
+
+export class RlpError extends XoneError<RlpErrorCode> {}
+
+/** A decoded RLP item: a byte string or a list of items. */
+export type RlpItem = Uint8Array | RlpItem[];
+/** What `encodeRlp` accepts: byte strings and nested lists of them. */
+export type RlpInput = Uint8Array | readonly RlpInput[];
+
+/** Nesting deeper than this is refused, so hostile input cannot exhaust the stack. */
+export const MAX_RLP_DEPTH = 1024;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Encoding: measure first, then write once into one buffer.
+
+function lengthOfLength(n: number): number {
+  let bytes = 0;
+  while (n > 0) {
+    bytes++;
+    n = Math.floor(n / 256);
+  }
+  return bytes;
+}
+
+function headerLength(payload: number): number {
+  return payload < 56 ? 1 : 1 + lengthOfLength(payload);
+}
+
+function payloadLength(input: RlpInput, sizes: number[]): number {
+  if (input instanceof Uint8Array) {
+    if (input.length === 1 && input[0] < 0x80) return 1;
+    return headerLength(input.length) + input.length;
+  }
+  const slot = sizes.length;
+  sizes.push(0);
+  let total = 0;
+  for (const child of input) total += payloadLength(child, sizes);
+  sizes[slot] = total;
+  return headerLength(total) + total;
+}
+
+function writeHeader(out: Uint8Array, pos: number, payload: number, shortBase: number, longBase: number): number {
+  if (payload < 56) {
+    out[pos] = shortBase + payload;
+    return pos + 1;
+  }
+  const lol = lengthOfLength(payload);
+  out[pos] = longBase + lol;
+  for (let i = lol; i > 0; i--) {
+    out[pos + i] = payload & 0xff;
+    payload = Math.floor(payload / 256);
+  }
+  return pos + 1 + lol;
+}
+
+function write(input: RlpInput, out: Uint8Array, pos: number, sizes: number[], cursor: { i: number }): number {
+  if (input instanceof Uint8Array) {
+    if (input.length === 1 && input[0] < 0x80) {
+      out[pos] = input[0];
+      return pos + 1;
+    }
+    pos = writeHeader(out, pos, input.length, 0x80, 0xb7);
+    out.set(input, pos);
+    return pos + input.length;
+  }
+  const payload = sizes[cursor.i++];
+  pos = writeHeader(out, pos, payload, 0xc0, 0xf7);
+  for (const child of input) pos = write(child, out, pos, sizes, cursor);
+  return pos;
+}
+
+/** RLP-encodes a byte string or a nested list of byte strings. */
+export function encodeRlp(input: RlpInput): Uint8Array {
+  const sizes: number[] = [];
+  const total = payloadLength(input, sizes);
+  const out = new Uint8Array(total);
+  write(input, out, 0, sizes, { i: 0 });
+  return out;
+}
+
+/** Wraps already-encoded items into a list without re-encoding them (used for bodies of pre-encoded txs). */
+export function encodeRlpListOfEncoded(encodedItems: readonly Uint8Array[]): Uint8Array {
+  let payload = 0;
+  for (const item of encodedItems) payload += item.length;
+  const out = new Uint8Array(headerLength(payload) + payload);
+  let pos = writeHeader(out, 0, payload, 0xc0, 0xf7);
+  for (const item of encodedItems) {
+    out.set(item, pos);
+    pos += item.length;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Decoding.
+
+interface Header {
+  isList: boolean;
+  /** Offset of the payload. */
+  start: number;
+  /** Offset just past the payload. */
+  end: number;
+}
+
+function readHeader(data: Uint8Array, pos: number, limit: number): Header {
+  if (pos >= limit) throw new RlpError('RLP_TRUNCATED', `rlp: value truncated at offset ${pos}`, { offset: pos });
+  const b = data[pos];
+  if (b < 0x80) return { isList: false, start: pos, end: pos + 1 };
+  if (b < 0xb8) {
+    const len = b - 0x80;
+    const end = pos + 1 + len;
+    if (end > limit) throw new RlpError('RLP_TRUNCATED', `rlp: string of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
+    if (len === 1 && data[pos + 1] < 0x80) {
+      throw new RlpError('RLP_NON_CANONICAL_SIZE', `rlp: non-canonical size information: single byte below 0x80 at offset ${pos} must be encoded as itself`, { offset: pos });
+    }
+    return { isList: false, start: pos + 1, end };
+  }
+  if (b < 0xc0) return readLongHeader(data, pos, limit, b - 0xb7, false);
+  if (b < 0xf8) {
+    const len = b - 0xc0;
+    const end = pos + 1 + len;
+    if (end > limit) throw new RlpError('RLP_TRUNCATED', `rlp: list of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
+    return { isList: true, start: pos + 1, end };
+  }
+  return readLongHeader(data, pos, limit, b - 0xf7, true);
+}
+
+function readLongHeader(data: Uint8Array, pos: number, limit: number, lol: number, isList: boolean): Header {
+  if (pos + 1 + lol > limit) throw new RlpError('RLP_TRUNCATED', `rlp: length field at offset ${pos} truncated`, { offset: pos });
+  if (data[pos + 1] === 0) {
+    throw new RlpError('RLP_LEADING_ZERO_LENGTH', `rlp: non-canonical size information: length field at offset ${pos} has leading zero`, { offset: pos });
+  }
+  let len = 0;
+  for (let i = 0; i < lol; i++) len = len * 256 + data[pos + 1 + i];
+  if (len < 56) {
+    throw new RlpError('RLP_NON_CANONICAL_SIZE', `rlp: non-canonical size information: ${len} bytes at offset ${pos} must use the short form`, { offset: pos, length: len });
+  }
+  const start = pos + 1 + lol;
+  const end = start + len;
+  if (end > limit) throw new RlpError('RLP_TRUNCATED', `rlp: ${isList ? 'list' : 'string'} of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
+  return { isList, start, end };
+}
+
+function decodeAt(data: Uint8Array, pos: number, limit: number, depth: number): { item: RlpItem; end: number } {
+  const h = readHeader(data, pos, limit);
+  if (!h.isList) return { item: data.subarray(h.start, h.end), end: h.end };
+  if (depth >= MAX_RLP_DEPTH) throw new RlpError('RLP_TOO_DEEP', `rlp: nesting deeper than ${MAX_RLP_DEPTH} at offset ${pos}`, { offset: pos });
+  const items: RlpItem[] = [];
+  let p = h.start;
+  while (p < h.end) {
+    const child = decodeAt(data, p, h.end, depth + 1);
+    items.push(child.item);
+    p = child.end;
+  }
+  return { item: items, end: h.end };
+}
+
+/** Decodes exactly one RLP item that spans the whole input. */
+export function decodeRlp(data: Uint8Array): RlpItem {
+  if (data.length === 0) throw new RlpError('RLP_EMPTY_INPUT', 'rlp: empty input');
+  const { item, end } = decodeAt(data, 0, data.length, 0);
+  if (end !== data.length) {
+    throw new RlpError('RLP_TRAILING_BYTES', `rlp: input contains ${data.length - end} trailing bytes after the value`, { offset: end, trailing: data.length - end });
+  }
+  return item;
+}
+
+/**
+ * Splits a concatenation of RLP items (as in an exported chain file) into the raw bytes of each item, checking only
+ * their outer headers. Each item is decoded strictly later by its own codec.
+ */
+export function splitRlpStream(data: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let pos = 0;
+  while (pos < data.length) {
+    const h = readHeader(data, pos, data.length);
+    out.push(data.subarray(pos, h.end));
+    pos = h.end;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shape helpers for codecs: each names the field it was reading so errors say what was wrong.
+
+export function expectList(item: RlpItem, what: string, length?: number): RlpItem[] {
+  if (!Array.isArray(item)) throw new RlpError('RLP_EXPECTED_LIST', `rlp: ${what}: expected a list, got a byte string`, { what });
+  if (length !== undefined && item.length !== length) {
+    throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: expected ${length} fields, got ${item.length}`, { what, expected: length, actual: item.length });
+  }
+  return item;
+}
+
+export function expectBytes(item: RlpItem, what: string, length?: number): Uint8Array {
+  if (Array.isArray(item)) throw new RlpError('RLP_EXPECTED_BYTES', `rlp: ${what}: expected a byte string, got a list`, { what });
+  if (length !== undefined && item.length !== length) {
+    throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: expected ${length} bytes, got ${item.length}`, { what, expected: length, actual: item.length });
+  }
+  return item as Uint8Array;
+}
+
+/** A canonical unsigned integer: no leading zero bytes, at most `maxBytes` long. */
+export function expectUint(item: RlpItem, what: string, maxBytes = 32): bigint {
+  const bytes = expectUintBytes(item, what, maxBytes);
+  if (bytes.length === 0) return 0n;
+  if (bytes.length <= 6) {
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i];
+    return BigInt(n);
+  }
+  return BigInt('0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'));
+}
+
+/** Like `expectUint` for values that fit a JS number (nonces, gas, block numbers, timestamps up to 2^53). */
+export function expectSmallUint(item: RlpItem, what: string): number {
+  const bytes = expectUintBytes(item, what, 8);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i];
+  if (n > Number.MAX_SAFE_INTEGER) throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: integer exceeds 2^53`, { what });
+  return n;
+}
+
+function expectUintBytes(item: RlpItem, what: string, maxBytes: number): Uint8Array {
+  const bytes = expectBytes(item, what);
+  if (bytes.length > 0 && bytes[0] === 0) {
+    throw new RlpError('RLP_NON_CANONICAL_INTEGER', `rlp: ${what}: non-canonical integer (leading zero bytes)`, { what });
+  }
+  if (bytes.length > maxBytes) {
+    throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: integer of ${bytes.length} bytes exceeds ${maxBytes} bytes`, { what, maxBytes });
+  }
+  return bytes;
+}

@@ -1,0 +1,52 @@
+// Lint rules, including the ones that keep the architecture (docs/decisions/0004-lint-architecture-rules.md):
+// core never imports gateway/workers; gateway never imports core and, outside its Node adapter, no Node built-in;
+// workers import only gateway (and npm packages), never core, infra or Node built-ins.
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node:*'];
+const nodeBuiltinPattern = { group: nodeBuiltins, message: 'Web-standard code only: Node built-ins belong in the Node adapter (gateway/adapters/node/).' };
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '**/.wrangler/**', '.xone/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'no .only in committed tests' }],
+    },
+  },
+  {
+    files: ['core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/gateway/**', '**/workers/**'], message: 'core never imports gateway or workers.' }] }],
+    },
+  },
+  {
+    files: ['gateway/**/*.ts'],
+    ignores: ['gateway/adapters/node/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/core/**', '**/workers/**', '**/infra/**'], message: 'gateway never imports core, workers or infra.' }, nodeBuiltinPattern] },
+      ],
+    },
+  },
+  {
+    files: ['gateway/adapters/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/core/**', '**/workers/**', '**/infra/**'], message: 'gateway never imports core, workers or infra.' }] }],
+    },
+  },
+  {
+    files: ['workers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/core/**', '**/infra/**'], message: 'workers import only gateway.' }, nodeBuiltinPattern] },
+      ],
+    },
+  },
+);
