@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { registerDb } from './db.ts';
+import { registerStatetest } from './statetest.ts';
 
 /** A subcommand adds itself to the program. */
 export type RegisterCommand = (program: Command) => void;
 
 /** Every `xone` subcommand, in the order `--help` lists them. Add new commands here. */
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [registerDb, registerStatetest];

@@ -1,0 +1,26 @@
+/**
+ * `xone statetest FILE|DIR...`: runs ethereum/tests GeneralStateTests (London and Shanghai post entries by
+ * default) through the node's transaction executor. Prints each failure with its reason, ends with
+ * `N passed, M failed`, exits 1 on any failure.
+ */
+import type { Command } from 'commander';
+import { DEFAULT_STATE_TEST_FORKS, runStateTest, type StateTestJson } from '../../exec/vectors/stateTest.ts';
+import { runVectorFiles } from '../../exec/vectors/runFiles.ts';
+
+/** Registers `statetest`. */
+export function registerStatetest(program: Command): void {
+  program
+    .command('statetest')
+    .description('run GeneralStateTests JSON files (London/Shanghai post entries) through the executor')
+    .argument('<paths...>', 'test files or directories (walked recursively)')
+    .option('--fork <names>', 'comma-separated fork names of the post entries to run', DEFAULT_STATE_TEST_FORKS.join(','))
+    .action(async (paths: string[], opts: { fork: string }) => {
+      const forks = opts.fork.split(',').map((f) => f.trim());
+      const summary = await runVectorFiles(
+        paths,
+        (name, test) => runStateTest(name, test as StateTestJson, forks),
+        (line) => process.stdout.write(`${line}\n`),
+      );
+      process.exitCode = summary.failed > 0 || summary.passed === 0 ? 1 : 0;
+    });
+}

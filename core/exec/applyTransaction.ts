@@ -1,0 +1,279 @@
+/**
+ * The state transition of one transaction (Yellow Paper §6, with EIP-1559 fees, EIP-2930 access lists, EIP-3529
+ * refunds, EIP-3651 warm coinbase, EIP-3860 initcode limit). Validity checks run first and throw `TxInvalidError`
+ * without touching state; then either the fast path (value transfer to an account without code) or @ethereumjs/evm
+ * runs the message, and fees settle: refund to the sender, priority fee to the coinbase, base fee burnt.
+ */
+import { Account, Address } from '@ethereumjs/util';
+import { isForkActive } from '../chain/forks.ts';
+import { EMPTY_ACCOUNT, hasCode, type AccountState } from '../state/account.ts';
+import { credit } from './fees.ts';
+import type { JournaledState } from '../state/journaledState.ts';
+import { keyOf } from '../state/keys.ts';
+import { TxInvalidError } from './errors.ts';
+import type { EvmBlock, EvmHost } from './evmHost.ts';
+import { intrinsicGasOf, MAX_INITCODE_SIZE } from './intrinsicGas.ts';
+import type { AccessListEntry, BlockEnv, ExecTx, Log, TxResult } from './types.ts';
+
+const MAX_NONCE = 2n ** 64n - 1n;
+
+/** Options for non-consensus callers (eth_call, estimateGas, createAccessList). */
+export interface ApplyTxOptions {
+  /** Skip the balance check (eth_call without funds): the sender is topped up to what it needs. */
+  skipBalance?: boolean;
+  /** Skip the nonce equality check (eth_call). */
+  skipNonce?: boolean;
+  /** Return the access list the execution touched (eth_createAccessList). */
+  reportAccessList?: boolean;
+  /** Never take the value-transfer fast path (so that a bench can compare). */
+  noFastPath?: boolean;
+}
+
+/** `TxResult` plus the reported access list when asked for. */
+export interface AppliedTx extends TxResult {
+  accessList?: AccessListEntry[];
+  /** Whether the fast path ran. */
+  fastPath: boolean;
+}
+
+function invalid(
+  code: ConstructorParameters<typeof TxInvalidError>[0],
+  message: string,
+  meta: Record<string, unknown> = {},
+): TxInvalidError {
+  return new TxInvalidError(code, `invalid transaction: ${message}`, meta);
+}
+
+/** Fee the sender pays per gas, after the validity checks that make it well defined. */
+function effectiveGasPrice(tx: ExecTx, env: BlockEnv): bigint {
+  if (tx.type !== 2 || env.baseFee === undefined) return tx.gasPrice;
+  const withTip = env.baseFee + tx.maxPriorityFeePerGas;
+  return withTip < tx.maxFeePerGas ? withTip : tx.maxFeePerGas;
+}
+
+/** Checks that need no execution; throws TxInvalidError naming the field and both values. */
+function validate(
+  state: JournaledState,
+  env: BlockEnv,
+  tx: ExecTx,
+  sender: Uint8Array,
+  gasAvailable: bigint,
+  opts: ApplyTxOptions,
+): bigint {
+  const fork = env.fork;
+  if (tx.type === 1 && !isForkActive(fork, 'Berlin')) throw invalid('TX_TYPE_NOT_SUPPORTED', `type 1 before Berlin (fork ${fork})`);
+  if (tx.type === 2 && !isForkActive(fork, 'London')) throw invalid('TX_TYPE_NOT_SUPPORTED', `type 2 before London (fork ${fork})`);
+  if (tx.type > 2) throw invalid('TX_TYPE_NOT_SUPPORTED', `type ${tx.type} is not supported`);
+  if (tx.gasLimit > gasAvailable) {
+    throw invalid('TX_GAS_LIMIT_REACHED', `gasLimit ${tx.gasLimit} exceeds the block's remaining gas ${gasAvailable}`, {
+      field: 'gasLimit',
+      expected: `<= ${gasAvailable}`,
+      actual: tx.gasLimit.toString(),
+    });
+  }
+  if (tx.nonce >= MAX_NONCE) throw invalid('TX_NONCE_MAX', `nonce ${tx.nonce} is at the EIP-2681 maximum`);
+  const intrinsic = intrinsicGasOf(tx, fork);
+  if (tx.gasLimit < intrinsic) {
+    throw invalid('TX_INTRINSIC_GAS', `gasLimit ${tx.gasLimit} is below the intrinsic gas ${intrinsic}`, {
+      field: 'gasLimit',
+      expected: `>= ${intrinsic}`,
+      actual: tx.gasLimit.toString(),
+    });
+  }
+  if (tx.to === undefined && isForkActive(fork, 'Shanghai') && tx.data.length > MAX_INITCODE_SIZE) {
+    throw invalid('TX_INITCODE_TOO_LARGE', `initcode of ${tx.data.length} bytes exceeds ${MAX_INITCODE_SIZE}`);
+  }
+  const feeCap = tx.type === 2 ? tx.maxFeePerGas : tx.gasPrice;
+  if (env.baseFee !== undefined) {
+    if (tx.type === 2 && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
+      throw invalid('TX_TIP_ABOVE_FEE_CAP', `maxPriorityFeePerGas ${tx.maxPriorityFeePerGas} exceeds maxFeePerGas ${tx.maxFeePerGas}`);
+    }
+    if (feeCap < env.baseFee) {
+      throw invalid('TX_FEE_CAP_TOO_LOW', `fee cap ${feeCap} is below the block's baseFeePerGas ${env.baseFee}`, {
+        field: 'maxFeePerGas',
+        expected: `>= ${env.baseFee}`,
+        actual: feeCap.toString(),
+      });
+    }
+  }
+  const account = state.getAccount(sender) ?? EMPTY_ACCOUNT;
+  if (hasCode(account)) throw invalid('TX_SENDER_NOT_EOA', `sender 0x${keyOf(sender)} has code (EIP-3607)`);
+  if (opts.skipNonce !== true && account.nonce !== tx.nonce) {
+    throw invalid('TX_NONCE_MISMATCH', `nonce: expected ${account.nonce}, got ${tx.nonce} (sender 0x${keyOf(sender)})`, {
+      field: 'nonce',
+      expected: account.nonce.toString(),
+      actual: tx.nonce.toString(),
+    });
+  }
+  const maxCost = tx.gasLimit * feeCap + tx.value;
+  if (account.balance < maxCost) {
+    if (opts.skipBalance === true) {
+      state.putAccount(sender, { ...account, balance: maxCost });
+    } else {
+      throw invalid('TX_INSUFFICIENT_FUNDS', `sender 0x${keyOf(sender)} balance ${account.balance} is below the cost ${maxCost}`, {
+        field: 'balance',
+        expected: `>= ${maxCost}`,
+        actual: account.balance.toString(),
+      });
+    }
+  }
+  return intrinsic;
+}
+
+/**
+ * Applies `tx` from `sender` to `state` within `env`. `gasAvailable` is the block's gas limit minus gas used so
+ * far. Throws TxInvalidError (state untouched) for a transaction no block may include.
+ */
+export async function applyTransaction(
+  host: EvmHost,
+  block: EvmBlock,
+  state: JournaledState,
+  env: BlockEnv,
+  tx: ExecTx,
+  sender: Uint8Array,
+  gasAvailable: bigint,
+  opts: ApplyTxOptions = {},
+): Promise<AppliedTx> {
+  state.checkpoint();
+  let intrinsic: bigint;
+  try {
+    intrinsic = validate(state, env, tx, sender, gasAvailable, opts);
+  } catch (err) {
+    state.revert();
+    throw err;
+  }
+  state.commit();
+  const price = effectiveGasPrice(tx, env);
+  const minerPrice = env.baseFee === undefined ? price : price - env.baseFee;
+  const to = tx.to;
+  if (to !== undefined && opts.noFastPath !== true && opts.reportAccessList !== true && !host.precompiles.has(keyOf(to))) {
+    const target = state.getAccount(to);
+    if (target === undefined || !hasCode(target)) return transfer(state, env, tx, sender, to, intrinsic, price, minerPrice);
+  }
+  return runEvm(host, block, state, env, tx, sender, intrinsic, price, minerPrice, opts);
+}
+
+/** Fast path: a value transfer to an account without code needs no EVM (gas used = intrinsic gas). */
+function transfer(
+  state: JournaledState,
+  env: BlockEnv,
+  tx: ExecTx,
+  sender: Uint8Array,
+  to: Uint8Array,
+  intrinsic: bigint,
+  price: bigint,
+  minerPrice: bigint,
+): AppliedTx {
+  const from = state.getAccount(sender) ?? EMPTY_ACCOUNT;
+  state.putAccount(sender, { ...from, nonce: from.nonce + 1n, balance: from.balance - tx.value - intrinsic * price });
+  if (tx.value > 0n || !isForkActive(env.fork, 'SpuriousDragon')) {
+    const target = state.getAccount(to) ?? EMPTY_ACCOUNT;
+    state.putAccount(to, { ...target, balance: target.balance + tx.value });
+  } else {
+    credit(state, env, to, 0n);
+  }
+  credit(state, env, env.coinbase, intrinsic * minerPrice);
+  return { status: 1, gasUsed: intrinsic, logs: [], returnValue: new Uint8Array(0), effectiveGasPrice: price, fastPath: true };
+}
+
+async function runEvm(
+  host: EvmHost,
+  block: EvmBlock,
+  state: JournaledState,
+  env: BlockEnv,
+  tx: ExecTx,
+  sender: Uint8Array,
+  intrinsic: bigint,
+  price: bigint,
+  minerPrice: bigint,
+  opts: ApplyTxOptions,
+): Promise<AppliedTx> {
+  const evm = host.evm;
+  const journal = evm.journal;
+  const berlin = isForkActive(env.fork, 'Berlin');
+  await journal.cleanup();
+  if (opts.reportAccessList === true) journal.startReportingAccessList();
+  await journal.checkpoint();
+  try {
+    for (const entry of tx.accessList) {
+      const addr = keyOf(entry.address);
+      journal.addAlwaysWarmAddress(addr, true);
+      for (const slot of entry.storageKeys) journal.addAlwaysWarmSlot(addr, keyOf(slot), true);
+    }
+    const caller = new Address(sender);
+    if (berlin) {
+      for (const addr of host.precompiles) journal.addAlwaysWarmAddress(addr);
+      journal.addAlwaysWarmAddress(keyOf(sender));
+      if (tx.to !== undefined) journal.addAlwaysWarmAddress(keyOf(tx.to));
+      if (isForkActive(env.fork, 'Shanghai')) journal.addAlwaysWarmAddress(keyOf(env.coinbase));
+    }
+    const from = state.getAccount(sender) ?? EMPTY_ACCOUNT;
+    const upfront = tx.gasLimit * price;
+    await journal.putAccount(caller, toEthAccount({ ...from, balance: from.balance - upfront }));
+    evm.transientStorage.clear();
+    const result = await evm.runCall({
+      block,
+      gasPrice: price,
+      caller,
+      origin: caller,
+      gasLimit: tx.gasLimit - intrinsic,
+      to: tx.to === undefined ? undefined : new Address(tx.to),
+      value: tx.value,
+      data: tx.data,
+    });
+    const exec = result.execResult;
+    let gasUsed = exec.executionGasUsed + intrinsic;
+    const refundQuotient = isForkActive(env.fork, 'London') ? 5n : 2n;
+    const refund = exec.gasRefund ?? 0n;
+    if (refund > 0n) {
+      const cap = gasUsed / refundQuotient;
+      gasUsed -= refund < cap ? refund : cap;
+    }
+    const after = state.getAccount(sender) ?? EMPTY_ACCOUNT;
+    await journal.putAccount(caller, toEthAccount({ ...after, balance: after.balance + (tx.gasLimit - gasUsed) * price }));
+    const minerAddress = new Address(env.coinbase);
+    const miner = state.getAccount(env.coinbase) ?? EMPTY_ACCOUNT;
+    await journal.putAccount(minerAddress, toEthAccount({ ...miner, balance: miner.balance + gasUsed * minerPrice }));
+    if (exec.selfdestruct !== undefined) {
+      for (const addrHex of exec.selfdestruct.keys()) await journal.deleteAccount(new Address(hexAddress(addrHex)));
+    }
+    let accessList: AccessListEntry[] | undefined;
+    if (opts.reportAccessList === true && journal.accessList !== undefined) {
+      accessList = [];
+      for (const [addr, slots] of journal.accessList) {
+        accessList.push({ address: hexAddress(addr), storageKeys: [...slots].map((s) => hexAddress(s)) });
+      }
+    }
+    await journal.cleanup();
+    await journal.commit();
+    const logs: Log[] = (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
+    const failed = exec.exceptionError !== undefined;
+    return {
+      status: failed ? 0 : 1,
+      gasUsed,
+      logs: failed ? [] : logs,
+      contractAddress: tx.to === undefined ? result.createdAddress?.bytes : undefined,
+      returnValue: exec.returnValue,
+      error: exec.exceptionError?.error,
+      effectiveGasPrice: price,
+      accessList,
+      fastPath: false,
+    };
+  } catch (err) {
+    await journal.revert();
+    throw err;
+  } finally {
+    journal.cleanJournal();
+    state.clearOriginalStorage();
+  }
+}
+
+function hexAddress(hex: string): Uint8Array {
+  const clean = hex.startsWith('0x') ? hex.slice(2) : hex;
+  const buf = Buffer.from(clean, 'hex');
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+function toEthAccount(a: AccountState): Account {
+  return new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
+}

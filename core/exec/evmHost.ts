@@ -1,0 +1,82 @@
+/**
+ * One @ethereumjs/evm instance per (chain, fork), reused across blocks: building an EVM sets up opcode and precompile
+ * tables, so the executor keeps them and only swaps the state and block context underneath.
+ */
+import { EVM, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { NobleBN254 } from '@ethereumjs/evm';
+import { Address } from '@ethereumjs/util';
+import type { Fork } from '../chain/forks.ts';
+import type { JournaledState } from '../state/journaledState.ts';
+import { commonFor } from './hardfork.ts';
+import { EvmStateManager } from './evmStateManager.ts';
+import type { BlockEnv } from './types.ts';
+
+/** The block object shape @ethereumjs/evm reads (types.d.ts `Block`). */
+export interface EvmBlock {
+  header: {
+    number: bigint;
+    coinbase: Address;
+    timestamp: bigint;
+    difficulty: bigint;
+    prevRandao: Uint8Array;
+    gasLimit: bigint;
+    baseFeePerGas?: bigint;
+    getBlobGasPrice(): bigint | undefined;
+  };
+}
+
+/** An EVM bound to a swappable state and block context. */
+export class EvmHost {
+  readonly evm: EVM;
+  readonly stateManager: EvmStateManager;
+  private env: BlockEnv | undefined;
+  /** Precompile addresses (unprefixed hex) active in this fork. */
+  readonly precompiles: ReadonlySet<string>;
+
+  constructor(chainId: bigint, fork: Fork, initialState: JournaledState) {
+    this.stateManager = new EvmStateManager(initialState);
+    const blockchain: EVMMockBlockchainInterface = {
+      getBlock: async (n: number) => {
+        const hash = this.env?.blockHash(BigInt(n));
+        return { hash: () => hash ?? new Uint8Array(32) };
+      },
+      putBlock: async () => {},
+      shallowCopy: () => blockchain,
+    };
+    this.evm = new EVM({ common: commonFor(chainId, fork), stateManager: this.stateManager, blockchain, bn254: new NobleBN254() });
+    this.precompiles = new Set(this.evm.precompiles.keys());
+  }
+
+  /** Points the EVM at `state` and block `env` for the next transactions. */
+  bind(state: JournaledState, env: BlockEnv): EvmBlock {
+    this.stateManager.state = state;
+    this.env = env;
+    return {
+      header: {
+        number: env.number,
+        coinbase: new Address(env.coinbase),
+        timestamp: env.timestamp,
+        difficulty: env.difficulty,
+        prevRandao: env.prevRandao,
+        gasLimit: env.gasLimit,
+        baseFeePerGas: env.baseFee,
+        getBlobGasPrice: () => undefined,
+      },
+    };
+  }
+}
+
+/** Caches one `EvmHost` per (chainId, fork). Owned by an executor, not global. */
+export class EvmHostCache {
+  private readonly hosts = new Map<string, EvmHost>();
+
+  get(chainId: bigint, fork: Fork, state: JournaledState): EvmHost {
+    const key = `${chainId}:${fork}`;
+    let host = this.hosts.get(key);
+    if (host === undefined) {
+      host = new EvmHost(chainId, fork, state);
+      this.hosts.set(key, host);
+    }
+    return host;
+  }
+}

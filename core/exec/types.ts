@@ -1,0 +1,67 @@
+/**
+ * Data the executor consumes and produces. The transaction shape is the subset of `core/chain/transaction`'s
+ * `Transaction` the state transition reads, so execution does not depend on how a transaction was decoded.
+ */
+import type { Fork } from '../chain/forks.ts';
+
+/** One access-list entry (EIP-2930). */
+export interface AccessListEntry {
+  address: Uint8Array;
+  storageKeys: Uint8Array[];
+}
+
+/** The fields of a transaction the state transition reads. Legacy transactions carry gasPrice in both fee caps. */
+export interface ExecTx {
+  type: number;
+  nonce: bigint;
+  gasLimit: bigint;
+  /** Legacy / 2930 price; for 1559 transactions equal to maxFeePerGas. */
+  gasPrice: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  to?: Uint8Array;
+  value: bigint;
+  data: Uint8Array;
+  accessList: AccessListEntry[];
+}
+
+/** Block-level context a transaction runs in. */
+export interface BlockEnv {
+  chainId: bigint;
+  fork: Fork;
+  number: bigint;
+  timestamp: bigint;
+  coinbase: Uint8Array;
+  gasLimit: bigint;
+  difficulty: bigint;
+  /** mixHash; PREVRANDAO from Paris on. */
+  prevRandao: Uint8Array;
+  /** Present from London on. */
+  baseFee?: bigint;
+  /** Hash of an ancestor by number (BLOCKHASH); undefined when out of the 256-block window or unknown. */
+  blockHash(number: bigint): Uint8Array | undefined;
+}
+
+/** A log entry as receipts hold it. */
+export interface Log {
+  address: Uint8Array;
+  topics: Uint8Array[];
+  data: Uint8Array;
+}
+
+/** Outcome of one included transaction. */
+export interface TxResult {
+  /** 1 success, 0 failure (reverted or exceptional halt). */
+  status: 0 | 1;
+  /** Gas charged to the sender after refunds. */
+  gasUsed: bigint;
+  logs: Log[];
+  /** Address of the contract a creation transaction made. */
+  contractAddress?: Uint8Array;
+  /** Output (or revert data). */
+  returnValue: Uint8Array;
+  /** The EVM's error text when status is 0. */
+  error?: string;
+  /** Effective gas price paid. */
+  effectiveGasPrice: bigint;
+}

@@ -1,0 +1,158 @@
+/**
+ * Runs ethereum/tests GeneralStateTests: for each post entry of a selected fork, one transaction on the `pre` state
+ * in the `env` block, then the state root and the logs hash must match. Uses the same `applyTransaction` as block
+ * import, so a pass here says the node's state transition agrees with the reference clients.
+ */
+import { isForkActive, TEST_FORK_ALIASES, type Fork } from '../../chain/forks.ts';
+import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
+import { keccak256 } from '../../primitives/keccak.ts';
+import { encodeRlp } from '../../primitives/rlp.ts';
+import { applyAlloc } from '../../state/alloc.ts';
+import { JournaledState } from '../../state/journaledState.ts';
+import { MemoryState } from '../../state/memoryState.ts';
+import { StateRootComputer } from '../../state/stateRoot.ts';
+import { applyTransaction } from '../applyTransaction.ts';
+import { TxInvalidError } from '../errors.ts';
+import { EvmHostCache } from '../evmHost.ts';
+import { creditZero } from '../fees.ts';
+import type { AccessListEntry, BlockEnv, ExecTx, Log } from '../types.ts';
+import { allocOf, vAddress, vBig, vBytes, type VectorAccount } from './json.ts';
+
+/** Forks whose post entries `xone statetest` runs by default (the node's target forks). */
+export const DEFAULT_STATE_TEST_FORKS: readonly string[] = ['London', 'Shanghai'];
+
+interface PostEntry {
+  hash: string;
+  logs: string;
+  indexes: { data: number; gas: number; value: number };
+  expectException?: string;
+  txbytes?: string;
+}
+
+/** One test of a GeneralStateTests file. */
+export interface StateTestJson {
+  env: Record<string, string>;
+  pre: Record<string, VectorAccount>;
+  post: Record<string, PostEntry[]>;
+  transaction: {
+    data: string[];
+    gasLimit: string[];
+    value: string[];
+    gasPrice?: string;
+    maxFeePerGas?: string;
+    maxPriorityFeePerGas?: string;
+    nonce: string;
+    to: string;
+    sender: string;
+    accessLists?: Array<Array<{ address: string; storageKeys: string[] }> | null>;
+  };
+}
+
+/** Outcome of one (test, fork, index) case. */
+export interface StateCaseResult {
+  name: string;
+  ok: boolean;
+  reason?: string;
+}
+
+/** geth's test BLOCKHASH: keccak256 of the decimal block number. */
+function vmTestBlockHash(n: bigint): Uint8Array {
+  return keccak256(new TextEncoder().encode(n.toString()));
+}
+
+/** keccak256(rlp(logs)) as the vectors' `logs` field holds it. */
+export function logsHash(logs: readonly Log[]): Uint8Array {
+  return keccak256(encodeRlp(logs.map((l) => [l.address, l.topics, l.data])));
+}
+
+function buildTx(json: StateTestJson['transaction'], idx: PostEntry['indexes']): ExecTx {
+  const accessListJson = json.accessLists?.[idx.data];
+  const accessList: AccessListEntry[] = (accessListJson ?? []).map((e) => ({
+    address: vAddress(e.address),
+    storageKeys: e.storageKeys.map(vBytes),
+  }));
+  const isFeeMarket = json.maxFeePerGas !== undefined;
+  const gasPrice = isFeeMarket ? vBig(json.maxFeePerGas) : vBig(json.gasPrice);
+  return {
+    type: isFeeMarket ? 2 : json.accessLists !== undefined ? 1 : 0,
+    nonce: vBig(json.nonce),
+    gasLimit: vBig(json.gasLimit[idx.gas]),
+    gasPrice,
+    maxFeePerGas: gasPrice,
+    maxPriorityFeePerGas: isFeeMarket ? vBig(json.maxPriorityFeePerGas) : gasPrice,
+    to: json.to === '' || json.to === undefined ? undefined : vAddress(json.to),
+    value: vBig(json.value[idx.value]),
+    data: vBytes(json.data[idx.data]),
+    accessList,
+  };
+}
+
+/** Runs every selected post entry of one test; never throws for a failing case (it is reported). */
+export async function runStateTest(
+  name: string,
+  test: StateTestJson,
+  forks: readonly string[] = DEFAULT_STATE_TEST_FORKS,
+): Promise<StateCaseResult[]> {
+  const results: StateCaseResult[] = [];
+  const hosts = new EvmHostCache();
+  for (const [forkName, entries] of Object.entries(test.post)) {
+    if (!forks.includes(forkName)) continue;
+    const fork: Fork | undefined = TEST_FORK_ALIASES[forkName];
+    if (fork === undefined) continue;
+    for (const [i, entry] of entries.entries()) {
+      const caseName = `${name}/${forkName}/${i} (d${entry.indexes.data} g${entry.indexes.gas} v${entry.indexes.value})`;
+      try {
+        const reason = await runCase(test, fork, entry, hosts);
+        results.push(reason === undefined ? { name: caseName, ok: true } : { name: caseName, ok: false, reason });
+      } catch (err) {
+        results.push({ name: caseName, ok: false, reason: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+  return results;
+}
+
+async function runCase(test: StateTestJson, fork: Fork, entry: PostEntry, hosts: EvmHostCache): Promise<string | undefined> {
+  const backend = new MemoryState();
+  const preRoot = applyAlloc(backend, allocOf(test.pre));
+  const env = test.env;
+  const paris = isForkActive(fork, 'Paris');
+  const blockEnv: BlockEnv = {
+    chainId: 1n,
+    fork,
+    number: vBig(env.currentNumber),
+    timestamp: vBig(env.currentTimestamp),
+    coinbase: vAddress(env.currentCoinbase as string),
+    gasLimit: vBig(env.currentGasLimit),
+    difficulty: paris ? 0n : vBig(env.currentDifficulty),
+    prevRandao: paris && env.currentRandom !== undefined ? vBytes(env.currentRandom) : new Uint8Array(32),
+    baseFee: env.currentBaseFee === undefined || !isForkActive(fork, 'London') ? undefined : vBig(env.currentBaseFee),
+    blockHash: vmTestBlockHash,
+  };
+  const state = new JournaledState(backend);
+  const host = hosts.get(blockEnv.chainId, fork, state);
+  const block = host.bind(state, blockEnv);
+  const tx = buildTx(test.transaction, entry.indexes);
+  let logs: Log[] = [];
+  let invalidReason: string | undefined;
+  try {
+    const result = await applyTransaction(host, block, state, blockEnv, tx, vAddress(test.transaction.sender), blockEnv.gasLimit);
+    logs = result.logs;
+  } catch (err) {
+    if (!(err instanceof TxInvalidError)) throw err;
+    invalidReason = err.message;
+  }
+  if (entry.expectException !== undefined && invalidReason === undefined)
+    return `expected exception ${entry.expectException}, transaction was valid`;
+  if (entry.expectException === undefined && invalidReason !== undefined) return `unexpected exception: ${invalidReason}`;
+  // As geth's runner: touch the coinbase with a zero reward so an empty coinbase is removed under EIP-161.
+  creditZero(state, blockEnv);
+  const changes = state.changes();
+  const computer = new StateRootComputer(backend.nodes, preRoot);
+  const { root } = computer.apply(changes, (key) => state.accountByKey(key));
+  const expectedRoot = vBytes(entry.hash);
+  if (!equalBytes(root, expectedRoot)) return `stateRoot: expected ${entry.hash}, got ${bytesToHex(root)}`;
+  const gotLogs = logsHash(logs);
+  if (!equalBytes(gotLogs, vBytes(entry.logs))) return `logsHash: expected ${entry.logs}, got ${bytesToHex(gotLogs)}`;
+  return undefined;
+}

@@ -1,0 +1,54 @@
+/**
+ * The account record of Ethereum's world state: `[nonce, balance, storageRoot, codeHash]`, RLP-encoded as the leaf
+ * value of the secure account trie (Yellow Paper §4.1).
+ */
+import { KECCAK_EMPTY } from '../primitives/keccak.ts';
+import { decodeRlp, encodeRlp, expectBytes, expectList, expectUint } from '../primitives/rlp.ts';
+import { bigIntToBytes, equalBytes, hexToBytes } from '../primitives/hex.ts';
+
+/** Root of the empty Merkle-Patricia trie: keccak256(rlp('')). */
+export const EMPTY_TRIE_ROOT = hexToBytes('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
+
+/** One account as the state holds it. Immutable by convention: writers replace the object, never mutate it. */
+export interface AccountState {
+  readonly nonce: bigint;
+  readonly balance: bigint;
+  /** Root of the account's storage trie (EMPTY_TRIE_ROOT when it has no storage). */
+  readonly storageRoot: Uint8Array;
+  /** keccak256 of the code (KECCAK_EMPTY for an externally owned account). */
+  readonly codeHash: Uint8Array;
+}
+
+/** The account that "does not exist": what reads of an absent address behave like. */
+export const EMPTY_ACCOUNT: AccountState = Object.freeze({
+  nonce: 0n,
+  balance: 0n,
+  storageRoot: EMPTY_TRIE_ROOT,
+  codeHash: KECCAK_EMPTY,
+});
+
+/** EIP-161 emptiness: no nonce, no balance, no code. */
+export function isEmptyAccount(account: AccountState): boolean {
+  return account.nonce === 0n && account.balance === 0n && equalBytes(account.codeHash, KECCAK_EMPTY);
+}
+
+/** True when the account holds code. */
+export function hasCode(account: AccountState): boolean {
+  return !equalBytes(account.codeHash, KECCAK_EMPTY);
+}
+
+/** RLP of the account as stored in the state trie. */
+export function encodeAccount(account: AccountState): Uint8Array {
+  return encodeRlp([bigIntToBytes(account.nonce), bigIntToBytes(account.balance), account.storageRoot, account.codeHash]);
+}
+
+/** Inverse of `encodeAccount`; throws an RlpError naming the field on malformed input. */
+export function decodeAccount(bytes: Uint8Array): AccountState {
+  const fields = expectList(decodeRlp(bytes), 'account', 4);
+  return {
+    nonce: expectUint(fields[0] as Uint8Array, 'account.nonce', 8),
+    balance: expectUint(fields[1] as Uint8Array, 'account.balance'),
+    storageRoot: expectBytes(fields[2] as Uint8Array, 'account.storageRoot', 32),
+    codeHash: expectBytes(fields[3] as Uint8Array, 'account.codeHash', 32),
+  };
+}

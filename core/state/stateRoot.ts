@@ -1,0 +1,90 @@
+/**
+ * Incremental state root: the secure account trie stays open across blocks, and each block's `StateChanges` updates
+ * only the paths it touched (plus the storage tries of accounts whose slots changed). Nodes hashed on the way are
+ * committed to the node store, so any committed root can be reopened (eth_getProof, restarts).
+ */
+import { SecureTrie, type TrieNodeStore } from '../trie/index.ts';
+import { EMPTY_TRIE_ROOT, encodeAccount, type AccountState } from './account.ts';
+import type { StateChanges } from './interface.ts';
+import { bytesOfKey } from './keys.ts';
+
+/** Result of folding one block's changes into the tries. */
+export interface RootUpdate {
+  /** The new state root. */
+  root: Uint8Array;
+  /** New storage root of every account whose storage changed, by address key. */
+  storageRoots: Map<string, Uint8Array>;
+}
+
+/** Owns the open account trie of the head state. */
+export class StateRootComputer {
+  private trie: SecureTrie;
+  private committedRoot: Uint8Array;
+
+  constructor(
+    private readonly nodes: TrieNodeStore,
+    root: Uint8Array = EMPTY_TRIE_ROOT,
+  ) {
+    this.trie = new SecureTrie(nodes, root);
+    this.committedRoot = root;
+  }
+
+  /** The root the trie was last committed or reset to. */
+  get root(): Uint8Array {
+    return this.committedRoot;
+  }
+
+  /**
+   * Applies `changes` and commits the touched nodes. `current` gives the final account for an address key whose
+   * storage changed but whose account record did not (SSTORE does not rewrite the account).
+   */
+  apply(changes: StateChanges, current: (addrKey: string) => AccountState | null): RootUpdate {
+    const storageRoots = new Map<string, Uint8Array>();
+    const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.storageCleared]);
+    for (const addrKey of touched) {
+      const account = changes.accounts.has(addrKey) ? (changes.accounts.get(addrKey) as AccountState | null) : current(addrKey);
+      const address = bytesOfKey(addrKey);
+      if (account === null) {
+        this.trie.delete(address);
+        continue;
+      }
+      let storageRoot = account.storageRoot;
+      const cleared = changes.storageCleared.has(addrKey);
+      const slots = changes.storage.get(addrKey);
+      if (cleared || slots !== undefined) {
+        const storage = new SecureTrie(this.nodes, cleared ? EMPTY_TRIE_ROOT : account.storageRoot);
+        if (slots !== undefined)
+          for (const [slotKey, value] of slots) storage.put(bytesOfKey(slotKey), value.length === 0 ? value : rlpBytes(value));
+        storageRoot = storage.commit();
+        storageRoots.set(addrKey, storageRoot);
+      }
+      this.trie.put(address, encodeAccount({ ...account, storageRoot }));
+    }
+    const root = this.trie.commit();
+    this.committedRoot = root;
+    return { root, storageRoots };
+  }
+
+  /** Drops uncommitted work and reopens the trie at `root` (after a rejected block). */
+  reset(root: Uint8Array): void {
+    this.trie = new SecureTrie(this.nodes, root);
+    this.committedRoot = root;
+  }
+
+  /** Account proof for eth_getProof at the current root. */
+  accountProof(address: Uint8Array): Uint8Array[] {
+    return this.trie.createProof(address);
+  }
+}
+
+/** Storage leaves hold RLP(value) where value is the minimal big-endian integer. */
+function rlpBytes(value: Uint8Array): Uint8Array {
+  if (value.length === 1 && value[0] < 0x80) return value;
+  if (value.length <= 55) {
+    const out = new Uint8Array(value.length + 1);
+    out[0] = 0x80 + value.length;
+    out.set(value, 1);
+    return out;
+  }
+  throw new Error('state: storage value longer than 32 bytes');
+}
