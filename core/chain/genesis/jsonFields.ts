@@ -3,7 +3,7 @@
  * numbers (safe integers only: larger ones lose precision in JSON.parse, so they must be quoted), "0x" hex (leading
  * zeros allowed, as geth's HexOrDecimal types do) or decimal strings. Byte fields are strict 0x hex.
  */
-import { HexError, hexToBytes } from '../../primitives/hex.ts';
+import { hexToBytes, type HexError } from '../../primitives/hex.ts';
 import { GenesisError } from './errors.ts';
 
 export type JsonObject = Record<string, unknown>;
