@@ -1,0 +1,26 @@
+/**
+ * `xone db …`: maintenance of the chain store in a datadir. `db check` walks every segment record and index row
+ * and prints a JSON summary; exit 1 when it finds a problem or cannot open the datadir.
+ */
+import type { Command } from 'commander';
+import { checkStore } from '../../store/check.ts';
+import { StoreError } from '../../store/errors.ts';
+
+/** Registers `db` and its subcommands. */
+export function registerDb(program: Command): void {
+  const db = program.command('db').description('chain store maintenance');
+  db.command('check')
+    .description('verify every segment record (CRC-32C) and every index row; prints JSON, exit 1 on any problem')
+    .requiredOption('--datadir <dir>', 'datadir holding chain.sqlite and segments/')
+    .action((opts: { datadir: string }) => {
+      try {
+        const report = checkStore(opts.datadir);
+        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+        if (!report.ok) process.exitCode = 1;
+      } catch (err) {
+        const error = err instanceof StoreError ? err.toObject() : { name: 'Error', message: (err as Error).message };
+        process.stdout.write(JSON.stringify({ ok: false, datadir: opts.datadir, error }, null, 2) + '\n');
+        process.exitCode = 1;
+      }
+    });
+}

@@ -1,0 +1,250 @@
+/**
+ * The durable chain store: one owning writer per datadir. Headers and indexes live in SQLite (WAL, synchronous=FULL),
+ * bodies and receipts in CRC-framed segment files. Every commit follows the publication order: append segment bytes
+ * → fsync the files written → fsync `segments/` if a file was created → COMMIT, so SQLite never points at bytes that
+ * were not synced. Producer mode (batch 0) commits each block durably; follower mode shares one transaction among up
+ * to `batch` blocks, one SAVEPOINT each, made durable by `steady()`. See docs/store.md.
+ */
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { BlockWrites } from './blockWrites.ts';
+import { StoreError } from './errors.ts';
+import { resolveStoreDeps, resolveStoreOptions, type ResolvedStoreOptions, type StoreDeps, type StoreOptions } from './options.ts';
+import { ChainReader } from './read/chainReader.ts';
+import { reconcile, type ReconcileReport } from './reconcile.ts';
+import { SEGMENTS_DIR } from './segment/segmentFiles.ts';
+import { SegmentReader } from './segment/segmentReader.ts';
+import { SegmentWriter, type WriterMark, type WriterStats } from './segment/segmentWriter.ts';
+import { openWriterDatabase } from './sqlite/openDatabase.ts';
+import type { BlockRecord, Durability, HeadName } from './types.ts';
+import { validateBlockRecord } from './validateBlock.ts';
+import { toWriteError } from './writeErrors.ts';
+
+/** Extra writes a caller runs inside a block's savepoint or an unwind's transaction (execution state, change sets). */
+export type ExtraWrites = (db: BetterSqlite3.Database) => void;
+
+/** Counters of the work the store did, for benchmarks and metrics. */
+export interface StoreStats extends WriterStats {
+  commits: number;
+  blocks: number;
+}
+
+/** The owning, writing handle of a datadir. */
+export class ChainStore extends ChainReader {
+  /** What reconcile cut at this open. */
+  readonly reconcileReport: ReconcileReport;
+  private readonly events = new EventEmitter();
+  private readonly writes: BlockWrites;
+  private pending = 0;
+  private batchMark: WriterMark | undefined;
+  private commits = 0;
+  private blocks = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly options: ResolvedStoreOptions,
+    private readonly deps: ReturnType<typeof resolveStoreDeps>,
+    db: BetterSqlite3.Database,
+    private readonly writer: SegmentWriter,
+    report: ReconcileReport,
+  ) {
+    super(db, new SegmentReader(join(options.datadir, SEGMENTS_DIR)), options.readDeadlineMs);
+    this.writes = new BlockWrites(db);
+    this.reconcileReport = report;
+  }
+
+  /** Opens (creating if needed) the datadir: checks, settings, migrations, reconcile. Throws a StoreError on refusal. */
+  static open(options: StoreOptions, deps: StoreDeps = {}): ChainStore {
+    const opts = resolveStoreOptions(options);
+    const d = resolveStoreDeps(deps);
+    const db = openWriterDatabase({ datadir: opts.datadir, migrations: d.migrations, synchronous: d.synchronous });
+    try {
+      const segmentsDir = join(opts.datadir, SEGMENTS_DIR);
+      const report = reconcile(db, segmentsDir, d.segmentFs, d.logger);
+      const last = db.prepare('SELECT id, committed_size AS size FROM segments ORDER BY id DESC LIMIT 1').get() as { id: number; size: number } | undefined;
+      const writer = new SegmentWriter({ segmentsDir, maxSegmentBytes: opts.maxSegmentBytes, active: last }, { fs: d.segmentFs });
+      return new ChainStore(opts, d, db, writer, report);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** Producer when 0, else the follower batch size. */
+  get batch(): number {
+    return this.options.batch;
+  }
+
+  /** Flushes and commits issued so far. */
+  get stats(): StoreStats {
+    return { ...this.writer.stats, commits: this.commits, blocks: this.blocks };
+  }
+
+  /** `Durable`, or `Degraded(BATCH, n)` while `n` accepted blocks wait for `steady()`. */
+  durability(): Durability {
+    return this.pending === 0 ? { kind: 'Durable' } : { kind: 'Degraded', reason: 'BATCH', pending: this.pending };
+  }
+
+  /** Calls `listener` whenever `durability()` changes; returns the unsubscribe function. */
+  onDurability(listener: (d: Durability) => void): () => void {
+    this.events.on('durability', listener);
+    return () => this.events.off('durability', listener);
+  }
+
+  /**
+   * Appends `block` as the new canonical head. Producer: durable when this returns. Follower: part of the open batch
+   * (durable at `steady()`, which runs by itself when the batch is full). A failure undoes this block only.
+   */
+  putBlock(block: BlockRecord, extra?: ExtraWrites): void {
+    this.assertOpen();
+    validateBlockRecord(block);
+    this.beginIfNeeded();
+    const mark = this.writer.mark();
+    this.db.exec('SAVEPOINT block');
+    try {
+      this.requireExtendsHead(block);
+      const at = this.writer.append([block.bodyRlp, block.receiptsRlp]);
+      this.writes.insertBlock(block, at);
+      extra?.(this.db);
+      this.db.exec('RELEASE block');
+    } catch (err) {
+      this.undoBlock(mark);
+      throw toWriteError(err, `block ${block.number}`);
+    }
+    this.pending++;
+    this.blocks++;
+    if (this.pending >= Math.max(1, this.options.batch)) this.steady();
+    else this.emitDurability();
+  }
+
+  /** Makes the open batch durable: one sync of the segment files written, then one COMMIT. No-op when durable. */
+  steady(): void {
+    this.assertOpen();
+    if (!this.db.inTransaction) return;
+    try {
+      this.writer.sync();
+      this.deps.faults?.beforeCommit?.();
+      this.db.exec('COMMIT');
+      this.commits++;
+    } catch (err) {
+      this.abortBatch();
+      throw toWriteError(err, 'commit');
+    } finally {
+      this.pending = 0;
+      this.batchMark = undefined;
+      this.emitDurability();
+    }
+  }
+
+  /**
+   * Unwinds the canonical chain to `number` (for a reorg): canonical entries, lookups and logs above it go, the head
+   * moves back, and `extra` (state change sets) runs in the same durable transaction. Returns blocks unwound.
+   */
+  unwind(number: number, extra?: ExtraWrites): number {
+    this.assertOpen();
+    this.steady();
+    const head = this.getHead('head');
+    const target = this.getCanonicalHash(number);
+    if (!head || !target || number > head.number) {
+      throw new StoreError('STORE_BAD_BLOCK', `cannot unwind to ${number}: not on the canonical chain (head ${head?.number ?? 'none'})`, { number });
+    }
+    const finalized = this.getHead('finalized');
+    if (finalized && finalized.number > number) {
+      throw new StoreError('STORE_BAD_BLOCK', `cannot unwind to ${number}: below finalized ${finalized.number}`, { number, finalized: finalized.number });
+    }
+    this.runDurable(`unwind to ${number}`, () => {
+      this.writes.unwindAbove(number);
+      this.writes.setHead('head', number, target);
+      const safe = this.getHead('safe');
+      if (safe && safe.number > number) this.writes.setHead('safe', number, target);
+      extra?.(this.db);
+    });
+    return head.number - number;
+  }
+
+  /** Moves the `safe` or `finalized` marker to canonical block `number` (inside the open batch if there is one). */
+  setHead(name: Exclude<HeadName, 'head'>, number: number): void {
+    this.assertOpen();
+    const hash = this.getCanonicalHash(number);
+    if (!hash) throw new StoreError('STORE_BAD_BLOCK', `cannot set ${name} to ${number}: not on the canonical chain`, { name, number });
+    if (this.db.inTransaction) this.writes.setHead(name, number, hash);
+    else this.runDurable(`set ${name}`, () => this.writes.setHead(name, number, hash));
+  }
+
+  /** Makes any open batch durable, then closes files and the connection. */
+  close(): void {
+    if (this.closed) return;
+    try {
+      if (this.db.inTransaction) this.steady();
+    } finally {
+      this.closed = true;
+      this.writer.close();
+      this.segments.close();
+      this.db.close();
+    }
+  }
+
+  private runDurable(what: string, body: () => void): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      body();
+      this.writer.sync();
+      this.db.exec('COMMIT');
+      this.commits++;
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw toWriteError(err, what);
+    }
+  }
+
+  private beginIfNeeded(): void {
+    if (this.db.inTransaction) return;
+    this.db.exec('BEGIN IMMEDIATE');
+    this.batchMark = this.writer.mark();
+  }
+
+  private requireExtendsHead(block: BlockRecord): void {
+    const head = this.getHead('head');
+    if (!head) return;
+    if (block.number !== head.number + 1 || Buffer.compare(block.parentHash, head.hash) !== 0) {
+      throw new StoreError('STORE_BAD_BLOCK', `block ${block.number} does not extend the head ${head.number}`, {
+        number: block.number,
+        head: head.number,
+      });
+    }
+  }
+
+  /** Rolls the failed block back to its savepoint; a producer's transaction ends with it. Earlier blocks stay. */
+  private undoBlock(mark: WriterMark): void {
+    this.writer.rollbackTo(mark);
+    try {
+      this.db.exec('ROLLBACK TO block');
+      this.db.exec('RELEASE block');
+      if (this.pending === 0 && this.db.inTransaction) this.db.exec('ROLLBACK');
+    } catch {
+      // SQLite may already have rolled back the whole transaction (SQLITE_FULL does): then the batch is gone.
+      this.abortBatch();
+      this.emitDurability();
+      return;
+    }
+    if (this.pending === 0) this.batchMark = undefined;
+  }
+
+  /** Abandons the whole open batch: SQLite rolls back, segment bytes of the batch are cut. */
+  private abortBatch(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    if (this.batchMark) this.writer.rollbackTo(this.batchMark);
+    this.deps.logger.warn({ pending: this.pending }, 'batch aborted');
+    this.pending = 0;
+    this.batchMark = undefined;
+  }
+
+  private emitDurability(): void {
+    this.events.emit('durability', this.durability());
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreError('STORE_CLOSED', 'the chain store is closed');
+  }
+}

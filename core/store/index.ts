@@ -1,0 +1,12 @@
+/** Public surface of the chain store (core/store). See docs/store.md. */
+export { ChainStore, type ExtraWrites, type StoreStats } from './chainStore.ts';
+export { openReadOnly, ReadOnlyChainStore } from './readOnly.ts';
+export { ChainReader } from './read/chainReader.ts';
+export { Deadline } from './read/deadline.ts';
+export { StoreError, StoreTimeoutError, type StoreErrorCode } from './errors.ts';
+export { defaultStoreOptions, MAX_BATCH, type StoreDeps, type StoreFaults, type StoreOptions } from './options.ts';
+export { MIGRATIONS, type Migration } from './schema/migrations.ts';
+export { checkStore, type CheckReport } from './check.ts';
+export type { ReconcileReport } from './reconcile.ts';
+export type { BlockRecord, Durability, HeadMarker, HeadName, LogFilter, LogHit, LogIndexEntry, StoredHeader, StoreLogger, TxLocation } from './types.ts';
+export { silentLogger } from './types.ts';

@@ -1,0 +1,67 @@
+/** Options and dependencies of the chain store, with their defaults. */
+import { StoreError } from './errors.ts';
+import { MIGRATIONS } from './schema/migrations.ts';
+import type { Migration } from './schema/migration.ts';
+import { nodeSegmentFs, type SegmentFs } from './segment/segmentFs.ts';
+import type { SynchronousLevel } from './sqlite/pragmas.ts';
+import { silentLogger, type StoreLogger } from './types.ts';
+
+/** What the operator chooses. */
+export interface StoreOptions {
+  /** Directory holding `chain.sqlite` and `segments/`; created when missing. */
+  datadir: string;
+  /** 0 = producer: every block committed durably on its own. 1–128 = follower: blocks share one transaction up to this many. */
+  batch?: number;
+  /** A segment file rolls over once an append would pass this many bytes. */
+  maxSegmentBytes?: number;
+  /** Default deadline of every read, in milliseconds. */
+  readDeadlineMs?: number;
+}
+
+/** Defaults of `StoreOptions`. */
+export const defaultStoreOptions = {
+  batch: 0,
+  maxSegmentBytes: 256 * 1024 * 1024,
+  readDeadlineMs: 2_000,
+} as const satisfies Omit<StoreOptions, 'datadir'>;
+
+/** Largest follower batch (one SAVEPOINT per block inside one transaction). */
+export const MAX_BATCH = 128;
+
+/** Injected faults: test seams only. */
+export interface StoreFaults {
+  /** Runs after the segment sync and right before COMMIT; throwing makes the commit fail like an I/O error would. */
+  beforeCommit?: () => void;
+}
+
+/** What the store is built with besides options. */
+export interface StoreDeps {
+  logger?: StoreLogger;
+  /** The disk (default) or a test stand-in for power loss and full disk. */
+  segmentFs?: SegmentFs;
+  /** Migrations to apply (default: `MIGRATIONS`). */
+  migrations?: readonly Migration[];
+  faults?: StoreFaults;
+  /** Benchmark seam: NORMAL is not durable and is never used by the node. */
+  synchronous?: SynchronousLevel;
+}
+
+/** Options with defaults filled in. */
+export type ResolvedStoreOptions = Required<StoreOptions>;
+
+/** Fills defaults and validates; throws STORE_BAD_OPTIONS. */
+export function resolveStoreOptions(options: StoreOptions): ResolvedStoreOptions {
+  const o = { ...defaultStoreOptions, ...options };
+  if (!Number.isInteger(o.batch) || o.batch < 0 || o.batch > MAX_BATCH) {
+    throw new StoreError('STORE_BAD_OPTIONS', `batch must be an integer 0..${MAX_BATCH}, got ${o.batch}`, { batch: o.batch });
+  }
+  if (!(o.maxSegmentBytes >= 4096)) {
+    throw new StoreError('STORE_BAD_OPTIONS', `maxSegmentBytes must be at least 4096, got ${o.maxSegmentBytes}`);
+  }
+  return o;
+}
+
+/** Deps with defaults filled in. */
+export function resolveStoreDeps(deps: StoreDeps): Required<Omit<StoreDeps, 'faults'>> & StoreDeps {
+  return { logger: silentLogger, segmentFs: nodeSegmentFs, migrations: MIGRATIONS, synchronous: 'FULL', ...deps };
+}
