@@ -1,0 +1,244 @@
+/**
+ * Transaction envelopes (EIP-2718) to and from bytes: legacy RLP lists, EIP-2930 (0x01 || rlp) and EIP-1559
+ * (0x02 || rlp). Decoding is strict — canonical RLP, exact field counts, integers without leading zeros and within
+ * their widths (nonce and gas are uint64, the rest uint256), addresses of 20 bytes, storage keys of 32 — and every
+ * refusal is a `TxError` naming the field. Decoded byte fields are copies, so a Transaction never pins the (possibly
+ * much larger) buffer it came from, and structured clone sends only its own bytes.
+ */
+import { bigIntToBytes, concatBytes } from '../../primitives/hex.ts';
+import { keccak256 } from '../../primitives/keccak.ts';
+import { decodeRlp, encodeRlp, expectBytes, expectList, expectUint, RlpError, type RlpInput, type RlpItem } from '../../primitives/rlp.ts';
+import { TxError } from './errors.ts';
+import type { AccessListItem, Transaction, TxType } from './types.ts';
+
+const EMPTY = new Uint8Array(0);
+
+/** Decodes a transaction from its envelope bytes (as in eth_sendRawTransaction and the transactions trie). */
+export function decodeTransaction(raw: Uint8Array): Transaction {
+  if (raw.length === 0) throw new TxError('TX_TOO_SHORT', 'typed transaction too short: empty input');
+  const first = raw[0];
+  if (first >= 0xc0) {
+    const copy = raw.slice();
+    return rlpGuard(() => decodeLegacy(decodeRlp(copy), copy));
+  }
+  if (first >= 0x80) {
+    throw new TxError(
+      'TX_MALFORMED',
+      `rlp: transaction must be an RLP list (legacy) or start with a type byte below 0x80, got 0x${first.toString(16)}`,
+      {
+        firstByte: first,
+      },
+    );
+  }
+  return decodeTyped(raw.slice());
+}
+
+/**
+ * Decodes one item of a block body's transaction list: legacy transactions are RLP lists there, typed ones are RLP
+ * byte strings holding the envelope (EIP-2718). A byte string holding a legacy encoding is refused, as geth does.
+ */
+export function decodeTransactionFromBlockItem(item: RlpItem): Transaction {
+  if (Array.isArray(item)) return rlpGuard(() => decodeLegacy(item, encodeRlp(item)));
+  if (item.length === 0) throw new TxError('TX_TOO_SHORT', 'typed transaction too short: empty byte string in block body');
+  if (item[0] >= 0x80) {
+    throw new TxError('TX_MALFORMED', 'rlp: block body holds a byte string that is not a typed transaction envelope', {
+      firstByte: item[0],
+    });
+  }
+  return decodeTyped(item.slice());
+}
+
+/** The canonical envelope bytes of a transaction, encoded from its fields. */
+export function encodeTransaction(tx: Transaction): Uint8Array {
+  const signature = [bigIntToBytes(tx.v), bigIntToBytes(tx.r), bigIntToBytes(tx.s)];
+  if (tx.type === 0) return encodeRlp([...legacyFields(tx), ...signature]);
+  return concatBytes(Uint8Array.of(tx.type), encodeRlp([...typedFields(tx), ...signature]));
+}
+
+/**
+ * The transaction as an element of a block body's list: legacy as its RLP list, typed as a byte string of the
+ * envelope. Built from `tx.raw`, the canonical envelope fixed when the transaction was decoded or signed.
+ */
+export function encodeTransactionForBlock(tx: Transaction): RlpInput {
+  if (tx.type === 0) return decodeRlp(tx.raw) as RlpInput;
+  return tx.raw;
+}
+
+/** Legacy fields that the signature covers (without the EIP-155 chain-id suffix). */
+export function legacyFields(tx: Transaction): RlpInput[] {
+  return [
+    bigIntToBytes(tx.nonce),
+    bigIntToBytes(tx.gasPrice),
+    bigIntToBytes(tx.gasLimit),
+    tx.to ?? EMPTY,
+    bigIntToBytes(tx.value),
+    tx.data,
+  ];
+}
+
+/** Typed payload fields that the signature covers (everything before yParity, r, s). */
+export function typedFields(tx: Transaction): RlpInput[] {
+  const accessList = tx.accessList.map((e) => [e.address, e.storageKeys]);
+  const head = [bigIntToBytes(tx.chainId ?? 0n), bigIntToBytes(tx.nonce)];
+  const fees = tx.type === 1 ? [bigIntToBytes(tx.gasPrice)] : [bigIntToBytes(tx.maxPriorityFeePerGas), bigIntToBytes(tx.maxFeePerGas)];
+  return [...head, ...fees, bigIntToBytes(tx.gasLimit), tx.to ?? EMPTY, bigIntToBytes(tx.value), tx.data, accessList];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function rlpGuard<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof RlpError) throw new TxError('TX_MALFORMED', `transaction: ${err.message}`, { ...err.meta, rlpCode: err.code });
+    throw err;
+  }
+}
+
+function decodeTyped(raw: Uint8Array): Transaction {
+  const type = raw[0];
+  if (type !== 1 && type !== 2)
+    throw new TxError('TX_TYPE_NOT_SUPPORTED', `transaction type not supported: 0x${type.toString(16).padStart(2, '0')}`, { type });
+  if (raw.length === 1) throw new TxError('TX_TOO_SHORT', 'typed transaction too short: no payload', { type });
+  return rlpGuard(() => {
+    const payload = decodeRlp(raw.subarray(1));
+    if (!Array.isArray(payload)) throw new TxError('TX_MALFORMED', `rlp: type ${type} transaction payload must be a list`, { type });
+    return type === 1 ? decodeAccessListTx(payload, raw) : decodeDynamicFeeTx(payload, raw);
+  });
+}
+
+function uint(item: RlpItem, field: string, maxBits: 64 | 256): bigint {
+  const bytes = expectBytes(item, field);
+  // A leading zero is reported as such (by expectUint) before the width, since it is the first thing wrong.
+  if (bytes.length * 8 > maxBits && bytes[0] !== 0) {
+    throw new TxError('TX_FIELD_TOO_LARGE', `transaction: ${field} of ${bytes.length} bytes exceeds ${maxBits} bits`, {
+      field,
+      bytes: bytes.length,
+      maxBits,
+    });
+  }
+  return expectUint(bytes, field, maxBits / 8);
+}
+
+function toField(item: RlpItem): Uint8Array | undefined {
+  const bytes = expectBytes(item, 'to');
+  if (bytes.length === 0) return undefined;
+  if (bytes.length !== 20)
+    throw new TxError('TX_INVALID_ADDRESS', `transaction: to must be 20 bytes or empty, got ${bytes.length}`, {
+      field: 'to',
+      bytes: bytes.length,
+    });
+  return bytes.slice();
+}
+
+function decodeAccessList(item: RlpItem): AccessListItem[] {
+  return expectList(item, 'accessList').map((entry, i) => {
+    const [addressItem, keysItem] = expectList(entry, `accessList[${i}]`, 2);
+    const address = expectBytes(addressItem, `accessList[${i}].address`);
+    if (address.length !== 20) {
+      throw new TxError('TX_INVALID_ADDRESS', `transaction: accessList[${i}].address must be 20 bytes, got ${address.length}`, {
+        index: i,
+        bytes: address.length,
+      });
+    }
+    const storageKeys = expectList(keysItem, `accessList[${i}].storageKeys`).map((k, j) => {
+      const key = expectBytes(k, `accessList[${i}].storageKeys[${j}]`);
+      if (key.length !== 32) {
+        throw new TxError('TX_INVALID_STORAGE_KEY', `transaction: accessList[${i}].storageKeys[${j}] must be 32 bytes, got ${key.length}`, {
+          index: i,
+          key: j,
+          bytes: key.length,
+        });
+      }
+      return key.slice();
+    });
+    return { address: address.slice(), storageKeys };
+  });
+}
+
+/** EIP-155: v = 27/28 (no chain id) or chainId * 2 + 35/36. Anything else names no chain and no parity. */
+export function chainIdFromLegacyV(v: bigint): bigint | undefined {
+  if (v === 27n || v === 28n) return undefined;
+  if (v >= 35n) return (v - 35n) >> 1n;
+  throw new TxError('TX_INVALID_SIGNATURE', `invalid transaction v, r, s values: legacy v = ${v} is neither 27/28 nor EIP-155 (>= 35)`, {
+    v: v.toString(),
+  });
+}
+
+function yParity(item: RlpItem): bigint {
+  const v = uint(item, 'yParity', 256);
+  if (v > 1n)
+    throw new TxError('TX_INVALID_SIGNATURE', `invalid transaction v, r, s values: yParity must be 0 or 1, got ${v}`, { v: v.toString() });
+  return v;
+}
+
+function finish(tx: Omit<Transaction, 'hash'>): Transaction {
+  return { ...tx, hash: keccak256(tx.raw) };
+}
+
+function decodeLegacy(item: RlpItem, raw: Uint8Array): Transaction {
+  const f = expectList(item, 'legacy transaction', 9);
+  const gasPrice = uint(f[1], 'gasPrice', 256);
+  const v = uint(f[6], 'v', 256);
+  return finish({
+    type: 0 as TxType,
+    chainId: chainIdFromLegacyV(v),
+    nonce: uint(f[0], 'nonce', 64),
+    gasPrice,
+    maxPriorityFeePerGas: gasPrice,
+    maxFeePerGas: gasPrice,
+    gasLimit: uint(f[2], 'gasLimit', 64),
+    to: toField(f[3]),
+    value: uint(f[4], 'value', 256),
+    data: expectBytes(f[5], 'data').slice(),
+    accessList: [],
+    v,
+    r: uint(f[7], 'r', 256),
+    s: uint(f[8], 's', 256),
+    raw,
+  });
+}
+
+function decodeAccessListTx(f: RlpItem[], raw: Uint8Array): Transaction {
+  expectList(f, 'EIP-2930 transaction', 11);
+  const gasPrice = uint(f[2], 'gasPrice', 256);
+  return finish({
+    type: 1,
+    chainId: uint(f[0], 'chainId', 256),
+    nonce: uint(f[1], 'nonce', 64),
+    gasPrice,
+    maxPriorityFeePerGas: gasPrice,
+    maxFeePerGas: gasPrice,
+    gasLimit: uint(f[3], 'gasLimit', 64),
+    to: toField(f[4]),
+    value: uint(f[5], 'value', 256),
+    data: expectBytes(f[6], 'data').slice(),
+    accessList: decodeAccessList(f[7]),
+    v: yParity(f[8]),
+    r: uint(f[9], 'r', 256),
+    s: uint(f[10], 's', 256),
+    raw,
+  });
+}
+
+function decodeDynamicFeeTx(f: RlpItem[], raw: Uint8Array): Transaction {
+  expectList(f, 'EIP-1559 transaction', 12);
+  const maxFeePerGas = uint(f[3], 'maxFeePerGas', 256);
+  return finish({
+    type: 2,
+    chainId: uint(f[0], 'chainId', 256),
+    nonce: uint(f[1], 'nonce', 64),
+    gasPrice: maxFeePerGas,
+    maxPriorityFeePerGas: uint(f[2], 'maxPriorityFeePerGas', 256),
+    maxFeePerGas,
+    gasLimit: uint(f[4], 'gasLimit', 64),
+    to: toField(f[5]),
+    value: uint(f[6], 'value', 256),
+    data: expectBytes(f[7], 'data').slice(),
+    accessList: decodeAccessList(f[8]),
+    v: yParity(f[9]),
+    r: uint(f[10], 'r', 256),
+    s: uint(f[11], 's', 256),
+    raw,
+  });
+}

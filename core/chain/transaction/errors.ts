@@ -1,0 +1,38 @@
+/**
+ * Transaction errors. Messages use geth's wording where geth has one (core/error.go, core/types/transaction.go), so
+ * an operator comparing logs or a wallet matching strings sees the same text.
+ */
+import { XoneError } from '../../errors.ts';
+
+export type TxErrorCode =
+  /** Bytes that are not a transaction: bad RLP, wrong field count or kinds, non-canonical integers. */
+  | 'TX_MALFORMED'
+  /** "typed transaction too short" */
+  | 'TX_TOO_SHORT'
+  /** "transaction type not supported": unknown type byte, or a type whose fork is not active. */
+  | 'TX_TYPE_NOT_SUPPORTED'
+  /** A `to` or access-list address that is not 20 bytes, or a storage key that is not 32. */
+  | 'TX_INVALID_ADDRESS'
+  | 'TX_INVALID_STORAGE_KEY'
+  /** A field over its size: nonce or gas limit over 64 bits, value or fees over 256. */
+  | 'TX_FIELD_TOO_LARGE'
+  /** "invalid transaction v, r, s values" */
+  | 'TX_INVALID_SIGNATURE'
+  /** "invalid chain id for signer" */
+  | 'TX_INVALID_CHAIN_ID'
+  /** "invalid sender": no public key recovers from the signature. */
+  | 'TX_INVALID_SENDER'
+  /** "nonce has max value" (EIP-2681) */
+  | 'TX_NONCE_MAX'
+  /** "intrinsic gas too low" */
+  | 'TX_INTRINSIC_GAS'
+  /** "max priority fee per gas higher than max fee per gas" */
+  | 'TX_TIP_ABOVE_FEE_CAP'
+  /** gas limit * fee cap does not fit 256 bits. */
+  | 'TX_FEE_OVERFLOW'
+  /** "max initcode size exceeded" (EIP-3860) */
+  | 'TX_INIT_CODE_TOO_LARGE'
+  /** Fields a signer must supply are missing or inconsistent with the type. */
+  | 'TX_INCOMPLETE';
+
+export class TxError extends XoneError<TxErrorCode> {}
