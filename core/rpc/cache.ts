@@ -1,0 +1,53 @@
+/**
+ * LRU of JSON encodings of recent blocks and receipt lists, bounded by entries and by total characters. A block
+ * is encoded once (when produced/imported or first asked for) and every later answer splices the stored text, so a
+ * full 1,428-transaction block costs a map lookup and a string concatenation instead of an encode.
+ */
+export class EncodingCache {
+  private readonly map = new Map<string, string>();
+  private size = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxChars: number,
+  ) {}
+
+  get(key: string): string | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      // Re-insert to mark as most recently used (Map keeps insertion order).
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, json: string): void {
+    if (json.length > this.maxChars) return;
+    const old = this.map.get(key);
+    if (old !== undefined) {
+      this.size -= old.length;
+      this.map.delete(key);
+    }
+    this.map.set(key, json);
+    this.size += json.length;
+    while (this.map.size > this.maxEntries || this.size > this.maxChars) {
+      const [k, v] = this.map.entries().next().value as [string, string];
+      this.map.delete(k);
+      this.size -= v.length;
+    }
+  }
+
+  /** Returns the cached text or computes, stores and returns it. */
+  getOrSet(key: string, make: () => string): string {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const json = make();
+    this.set(key, json);
+    return json;
+  }
+
+  get entries(): number {
+    return this.map.size;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Transaction JSON exactly as geth's RPCTransaction (internal/ethapi): block fields null while pending, gasPrice the
+ * effective price once mined, accessList/chainId/yParity for typed transactions, chainId on protected legacy ones.
+ */
+import { type TransactionData, type TxLocation } from './types.ts';
+import { d, dn, q } from './hex.ts';
+
+/** The JSON object of a transaction (mined when `at` is given, pending otherwise). */
+export function encodeTransaction(tx: TransactionData, at: TxLocation | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    blockHash: at ? d(at.blockHash) : null,
+    blockNumber: at ? q(at.blockNumber) : null,
+    from: d(tx.from),
+    gas: q(tx.gasLimit),
+    gasPrice: q(effectiveGasPrice(tx, at?.baseFeePerGas)),
+  };
+  if (tx.maxFeePerGas !== undefined) {
+    out.maxFeePerGas = q(tx.maxFeePerGas);
+    out.maxPriorityFeePerGas = q(tx.maxPriorityFeePerGas ?? 0n);
+  }
+  if (tx.maxFeePerBlobGas !== undefined) out.maxFeePerBlobGas = q(tx.maxFeePerBlobGas);
+  out.hash = d(tx.hash);
+  out.input = d(tx.data);
+  out.nonce = q(tx.nonce);
+  out.to = dn(tx.to);
+  out.transactionIndex = at ? q(at.index) : null;
+  out.value = q(tx.value);
+  out.type = q(tx.type);
+  if (tx.type !== 0) out.accessList = (tx.accessList ?? []).map((e) => ({ address: d(e.address), storageKeys: e.storageKeys.map(d) }));
+  if (tx.chainId !== undefined) out.chainId = q(tx.chainId);
+  if (tx.blobVersionedHashes !== undefined) out.blobVersionedHashes = tx.blobVersionedHashes.map(d);
+  out.v = q(tx.v);
+  out.r = q(tx.r);
+  out.s = q(tx.s);
+  if (tx.type !== 0) out.yParity = q(tx.v);
+  return out;
+}
+
+/** gasPrice as geth reports it: legacy price, or min(maxFee, baseFee + tip) once mined, or maxFee while pending. */
+export function effectiveGasPrice(tx: TransactionData, baseFee: bigint | undefined): bigint {
+  if (tx.maxFeePerGas === undefined) return tx.gasPrice ?? 0n;
+  if (baseFee === undefined) return tx.maxFeePerGas;
+  const price = baseFee + (tx.maxPriorityFeePerGas ?? 0n);
+  return price < tx.maxFeePerGas ? price : tx.maxFeePerGas;
+}

@@ -1,0 +1,187 @@
+/**
+ * The one JSON-RPC error table of the node's RPC server and the one function that turns any thrown value into the
+ * wire error. Codes follow JSON-RPC 2.0 (https://www.jsonrpc.org/specification#error_object), EIP-1474
+ * (https://eips.ethereum.org/EIPS/eip-1474) and geth's conventions (rpc/errors.go, internal/ethapi/errors.go), so
+ * clients written against geth decode our errors unchanged. `docs/errors.md` lists the same rows; a test keeps the
+ * two equal.
+ */
+import { XoneError } from '../errors.ts';
+
+/** One row of the error table: wire code, default message, HTTP status when it ends a whole request, and when. */
+export interface RpcErrorEntry {
+  readonly code: number;
+  readonly message: string;
+  readonly httpStatus: number;
+  readonly when: string;
+}
+
+/** Every error the server puts on the wire. Keys are stable names used by tests and the reference page. */
+export const RPC_ERRORS = {
+  /** The body is not JSON at all. */
+  PARSE_ERROR: { code: -32700, message: 'parse error', httpStatus: 200, when: 'The body (or WebSocket frame) is not valid JSON.' },
+  /** Valid JSON that is not a JSON-RPC 2.0 request object. */
+  INVALID_REQUEST: {
+    code: -32600,
+    message: 'invalid request',
+    httpStatus: 200,
+    when: 'A message without "jsonrpc":"2.0", without a string method, with an object/array id, or not an object.',
+  },
+  EMPTY_BATCH: { code: -32600, message: 'empty batch', httpStatus: 200, when: 'The body is an empty array.' },
+  BATCH_TOO_LARGE: {
+    code: -32600,
+    message: 'batch too large',
+    httpStatus: 200,
+    when: 'A batch has more calls than `batchLimit` (default 1,000); nothing in it runs; one error with the first call id.',
+  },
+  TOO_DEEP: {
+    code: -32600,
+    message: 'request nesting too deep',
+    httpStatus: 200,
+    when: 'JSON nesting deeper than `maxDepth` (default 64).',
+  },
+  BODY_TOO_LARGE: {
+    code: -32600,
+    message: 'content length too large',
+    httpStatus: 413,
+    when: 'The HTTP body exceeds `maxBodyBytes` (default 5 MB) or a WebSocket message exceeds the same limit.',
+  },
+  BAD_CONTENT_TYPE: {
+    code: -32600,
+    message: 'invalid content type, only application/json is supported',
+    httpStatus: 415,
+    when: 'POST with a Content-Type other than application/json (as geth).',
+  },
+  METHOD_NOT_FOUND: {
+    code: -32601,
+    message: 'the method X does not exist/is not available',
+    httpStatus: 200,
+    when: 'Unknown method, a dev-only method (evm_*, anvil_*) off --dev, or a subscription method over HTTP.',
+  },
+  SUBSCRIPTION_NOT_FOUND: {
+    code: -32601,
+    message: 'no "X" subscription in eth namespace',
+    httpStatus: 200,
+    when: 'eth_subscribe with an unknown kind.',
+  },
+  NOTIFICATIONS_UNSUPPORTED: { code: -32601, message: 'notifications not supported', httpStatus: 200, when: 'eth_subscribe over HTTP.' },
+  INVALID_PARAMS: {
+    code: -32602,
+    message: 'invalid argument N: <reason>',
+    httpStatus: 200,
+    when: 'A parameter fails strict decoding; the message names the argument index and geth\'s reason ("hex string without 0x prefix").',
+  },
+  INTERNAL: {
+    code: -32603,
+    message: 'internal error',
+    httpStatus: 200,
+    when: 'Any unexpected failure; the message never carries a stack.',
+  },
+  EXECUTION_REVERTED: {
+    code: 3,
+    message: 'execution reverted: <reason>',
+    httpStatus: 200,
+    when: 'eth_call / eth_estimateGas hit REVERT; data is the revert bytes as hex; the reason is decoded from Error(string) or Panic(uint256).',
+  },
+  SERVER_ERROR: {
+    code: -32000,
+    message: '<reason>',
+    httpStatus: 200,
+    when: 'geth\'s generic code: tx-pool rejections ("nonce too low", "already known", ...), "header not found", "filter not found", VM errors.',
+  },
+  TIMEOUT: {
+    code: -32002,
+    message: 'request timed out',
+    httpStatus: 200,
+    when: 'A call (or the rest of a batch) passed its deadline (`callTimeoutMs`).',
+  },
+  RESPONSE_TOO_LARGE: {
+    code: -32003,
+    message: 'response too large',
+    httpStatus: 200,
+    when: 'A batch response passed `batchResponseMaxBytes` (default 25 MB); the remaining calls get this error.',
+  },
+  LIMIT_EXCEEDED: {
+    code: -32005,
+    message: 'limit exceeded',
+    httpStatus: 429,
+    when: 'Rate bucket empty for the client IP (HTTP 429 + Retry-After), load shedding refuses an expensive method, or eth_getLogs range/result caps.',
+  },
+} as const satisfies Record<string, RpcErrorEntry>;
+
+export type RpcErrorName = keyof typeof RPC_ERRORS;
+
+/** The error object as it goes on the wire. */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error meant for the wire: a table row plus an optional specific message and data. */
+export class RpcError extends XoneError<RpcErrorName> {
+  readonly rpcCode: number;
+  readonly data: unknown;
+  constructor(name: RpcErrorName, message?: string, data?: unknown) {
+    super(name, message ?? RPC_ERRORS[name].message, data === undefined ? {} : { data });
+    this.rpcCode = RPC_ERRORS[name].code;
+    this.data = data;
+  }
+
+  /** HTTP status to use when this error is the whole answer to an HTTP request. */
+  get httpStatus(): number {
+    return RPC_ERRORS[this.code].httpStatus;
+  }
+}
+
+/** geth: "the method X does not exist/is not available". */
+export const methodNotFound = (method: string): RpcError =>
+  new RpcError('METHOD_NOT_FOUND', `the method ${method} does not exist/is not available`);
+
+/** geth: "invalid argument N: reason". */
+export const invalidArgument = (index: number, reason: string): RpcError =>
+  new RpcError('INVALID_PARAMS', `invalid argument ${index}: ${reason}`);
+
+/**
+ * Codes of typed core errors (XoneError subclasses from store, chain, execution, tx pool) that reach the wire with a
+ * specific JSON-RPC code. Core layers throw these names so they never import the RPC layer; everything else with a
+ * XoneError code not listed here is an internal error.
+ */
+export const CORE_ERROR_CODES: Readonly<Record<string, RpcErrorName>> = {
+  /** Execution hit REVERT; `meta.data` holds the revert bytes (Uint8Array or hex). */
+  EXECUTION_REVERTED: 'EXECUTION_REVERTED',
+  /** Tx pool refused a transaction; the message is geth's ("nonce too low: ..."). */
+  TXPOOL_REJECTED: 'SERVER_ERROR',
+  /** A block the request named does not exist ("header not found"). */
+  HEADER_NOT_FOUND: 'SERVER_ERROR',
+  /** An EVM failure other than revert ("out of gas", "gas required exceeds allowance (N)"). */
+  VM_ERROR: 'SERVER_ERROR',
+  /** A read passed its deadline (the store checks the AbortSignal between rows). */
+  DEADLINE_EXCEEDED: 'TIMEOUT',
+  /** State for that block is not kept (pruned). */
+  STATE_UNAVAILABLE: 'SERVER_ERROR',
+};
+
+const hexOf = (v: unknown): unknown =>
+  v instanceof Uint8Array ? '0x' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex') : v;
+
+/**
+ * The one mapping from any thrown value to the wire error: RpcError keeps its row; a XoneError whose code is in
+ * CORE_ERROR_CODES gets that row with its own message (and `meta.data` as data); a param-decoding error already named
+ * by the caller stays -32602; everything else is -32603 "internal error" (no stack, no internals leak).
+ */
+export function toWireError(err: unknown): WireError {
+  if (err instanceof RpcError)
+    return err.data === undefined
+      ? { code: err.rpcCode, message: err.message }
+      : { code: err.rpcCode, message: err.message, data: err.data };
+  if (err instanceof XoneError) {
+    const name = CORE_ERROR_CODES[err.code];
+    if (name !== undefined) {
+      const data = hexOf(err.meta.data);
+      const wire: WireError = { code: RPC_ERRORS[name].code, message: err.message };
+      if (data !== undefined) wire.data = data;
+      return wire;
+    }
+  }
+  return { code: RPC_ERRORS.INTERNAL.code, message: RPC_ERRORS.INTERNAL.message };
+}

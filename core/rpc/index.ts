@@ -1,0 +1,7 @@
+/** Public surface of the node's JSON-RPC server. */
+export { createRpcServer, type RpcServer } from './server.ts';
+export { type RpcOptions, type RateLimitOptions, defaultRpcOptions, rpcOptions } from './options.ts';
+export type * from './interface.ts';
+export type * from './encode/types.ts';
+export { RPC_ERRORS, RpcError, CORE_ERROR_CODES, toWireError, type WireError } from './errors.ts';
+export { RawJson } from './json.ts';

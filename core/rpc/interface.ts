@@ -1,0 +1,204 @@
+/**
+ * What the RPC server needs from the rest of the node, as small interfaces (reth's rpc-api vs provider split).
+ * Handlers take only the parts they use (`Pick<RpcDeps, 'chain'>`). Methods may answer synchronously or with a
+ * promise; every read that can be slow receives an AbortSignal that fires at the call's deadline and should be
+ * checked between rows. Missing data is `null`, never an exception. Errors meant for the wire are XoneErrors whose
+ * code is listed in CORE_ERROR_CODES (errors.ts): e.g. a tx-pool refusal is `TXPOOL_REJECTED` with geth's message.
+ */
+import {
+  type AccessListEntry,
+  type BlockData,
+  type HeaderData,
+  type LogData,
+  type ReceiptData,
+  type TransactionData,
+  type TxLocation,
+} from './encode/types.ts';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Canonical chain reads. `head()` is synchronous: it is answered from memory on every call. */
+export interface ChainView {
+  chainId(): bigint;
+  /** The canonical head header (in memory). */
+  head(): HeaderData;
+  /** Highest block the node calls "safe" / "finalized" (PoA definition: docs/decisions, "rpc-block-tags-poa"). */
+  safeNumber(): bigint;
+  finalizedNumber(): bigint;
+  /** Lowest block whose state is still kept (0 on an archive node). */
+  earliestStateNumber?(): bigint;
+  getHeaderByNumber(number: bigint): MaybePromise<HeaderData | null>;
+  /** Canonical or not; the RPC layer checks canonicality itself when a request requires it. */
+  getHeaderByHash(hash: Uint8Array): MaybePromise<HeaderData | null>;
+  getBlockByHash(hash: Uint8Array): MaybePromise<BlockData | null>;
+  /** Receipts of a block in order, with their context fields filled. */
+  getReceipts(blockHash: Uint8Array): MaybePromise<ReceiptData[] | null>;
+  /** A mined transaction and where it is. */
+  getTransaction(hash: Uint8Array): MaybePromise<{ tx: TransactionData; location: TxLocation } | null>;
+  getReceipt(txHash: Uint8Array): MaybePromise<ReceiptData | null>;
+  /** Consensus encodings for debug_getRaw*. */
+  getRawBlock(hash: Uint8Array): MaybePromise<Uint8Array | null>;
+  getRawHeader(hash: Uint8Array): MaybePromise<Uint8Array | null>;
+  /** Each receipt's consensus encoding (typed receipts with their type byte). */
+  getRawReceipts(hash: Uint8Array): MaybePromise<Uint8Array[] | null>;
+  getRawTransaction(hash: Uint8Array): MaybePromise<Uint8Array | null>;
+  /** Logs of canonical blocks in [from, to] (or one block by hash) matching the criteria, at most `limit`. */
+  getLogs(query: LogQuery, opts: { limit: number; signal: AbortSignal }): MaybePromise<LogData[]>;
+  /** Per-block inputs of eth_feeHistory; null past the head. */
+  feeHistoryBlock(number: bigint): MaybePromise<FeeHistoryBlock | null>;
+  /** Suggested priority fee (geth's gas price oracle); eth_gasPrice adds the head base fee. */
+  suggestTip(): MaybePromise<bigint>;
+  /** false, or progress while syncing. */
+  syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
+}
+
+/** Log filter criteria, already validated. `topics[i]` null = wildcard; an array = any of. */
+export interface LogQuery {
+  fromBlock: bigint;
+  toBlock: bigint;
+  /** When set, only this block (fromBlock/toBlock equal its number). */
+  blockHash?: Uint8Array;
+  addresses: Uint8Array[];
+  topics: (Uint8Array[] | null)[];
+}
+
+export interface FeeHistoryBlock {
+  number: bigint;
+  baseFeePerGas: bigint;
+  /** Base fee of the block after this one (from the EIP-1559 rule of the chain's config). */
+  nextBaseFeePerGas: bigint;
+  gasUsed: bigint;
+  gasLimit: bigint;
+  /** Every transaction's effective tip and gas used, in block order. */
+  txs: { tip: bigint; gasUsed: bigint }[];
+}
+
+/** Account state at a block (identified by its header: stateRoot and number). */
+export interface StateView {
+  getBalance(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<bigint>;
+  getNonce(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<bigint>;
+  getCode(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<Uint8Array>;
+  /** 32-byte slot value (zero when unset). */
+  getStorageAt(address: Uint8Array, slot: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<Uint8Array>;
+  getProof(address: Uint8Array, slots: Uint8Array[], at: HeaderData, signal: AbortSignal): MaybePromise<AccountProof>;
+}
+
+export interface AccountProof {
+  address: Uint8Array;
+  accountProof: Uint8Array[];
+  balance: bigint;
+  codeHash: Uint8Array;
+  nonce: bigint;
+  storageHash: Uint8Array;
+  storageProof: { key: Uint8Array; value: bigint; proof: Uint8Array[] }[];
+}
+
+/** A call as eth_call/estimateGas describe it (geth's TransactionArgs), fields validated. */
+export interface CallRequest {
+  from?: Uint8Array;
+  to?: Uint8Array | null;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value?: bigint;
+  nonce?: bigint;
+  data?: Uint8Array;
+  accessList?: AccessListEntry[];
+  chainId?: bigint;
+  type?: number;
+}
+
+/** Overrides of eth_call's third parameter (geth StateOverride), validated. */
+export type StateOverrides = Map<
+  string,
+  { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<string, Uint8Array>; stateDiff?: Map<string, Uint8Array> }
+>;
+
+export interface ExecOptions {
+  signal: AbortSignal;
+  /** Upper bound on gas (the gas cap option). */
+  gasCap: bigint;
+  overrides?: StateOverrides;
+}
+
+/** Outcome of running a call: success, REVERT with its data, or another EVM failure with geth's message. */
+export type ExecOutcome =
+  | { status: 'success'; returnData: Uint8Array; gasUsed: bigint }
+  | { status: 'revert'; returnData: Uint8Array; gasUsed: bigint }
+  | { status: 'error'; error: string; gasUsed: bigint };
+
+export interface ExecutionView {
+  call(req: CallRequest, at: HeaderData, opts: ExecOptions): Promise<ExecOutcome>;
+  /** The gas estimate, or the failing outcome of the highest-gas attempt. */
+  estimateGas(
+    req: CallRequest,
+    at: HeaderData,
+    opts: ExecOptions,
+  ): Promise<{ status: 'success'; gas: bigint } | Exclude<ExecOutcome, { status: 'success' }>>;
+  createAccessList(
+    req: CallRequest,
+    at: HeaderData,
+    opts: ExecOptions,
+  ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }>;
+}
+
+/** The transaction pool as the RPC sees it. */
+export interface TxPoolView {
+  /** Validates and adds a raw signed transaction; returns its hash or throws TXPOOL_REJECTED with geth's message. */
+  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>;
+  /** A pending (not yet mined) transaction. */
+  getPendingTransaction(hash: Uint8Array): TransactionData | null;
+  /** Next nonce counting pending transactions (the "pending" block tag of eth_getTransactionCount). */
+  pendingNonce(address: Uint8Array): MaybePromise<bigint>;
+  status(): { pending: number; queued: number };
+  /** Pending and queued transactions by sender. */
+  content(): { pending: TransactionData[]; queued: TransactionData[] };
+}
+
+/** Test-node controls, present only in dev mode. */
+export interface DevView {
+  /** Mines `blocks` blocks (default 1); `timestamp` of the first if given. */
+  mine(blocks: number, timestamp?: bigint): Promise<void>;
+  setAutomine(enabled: boolean): void;
+  snapshot(): MaybePromise<bigint>;
+  revert(id: bigint): MaybePromise<boolean>;
+  /** Adds seconds to the next block timestamps; returns the total offset. */
+  increaseTime(seconds: bigint): MaybePromise<bigint>;
+  setBalance(address: Uint8Array, value: bigint): MaybePromise<void>;
+}
+
+/** Receives chain events; the node calls it after a block is durable (never before). */
+export interface RpcEventSink {
+  onNewHead(header: HeaderData, logs: LogData[]): void;
+  onPendingTx(hash: Uint8Array): void;
+}
+
+/** Where the server registers its sink; returns an unsubscribe function. */
+export interface RpcEventSource {
+  subscribe(sink: RpcEventSink): () => void;
+}
+
+/** /health inputs. */
+export interface HealthSource {
+  isSyncing(): boolean;
+  /** Head block timestamp in seconds. */
+  headTimestamp(): bigint;
+}
+
+/** Everything the server depends on; only `chain` is mandatory (a read-only node). */
+export interface RpcDeps {
+  chain: ChainView;
+  state?: StateView;
+  exec?: ExecutionView;
+  txpool?: TxPoolView;
+  dev?: DevView;
+  events?: RpcEventSource;
+  health?: HealthSource;
+  /** Load shedding: while true, methods marked expensive are refused with -32005. */
+  shed?: () => boolean;
+  /** Peer count for net_peerCount. */
+  peerCount?: () => number;
+  /** Seconds clock (a fake in tests). */
+  now?: () => number;
+}

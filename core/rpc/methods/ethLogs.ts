@@ -1,0 +1,92 @@
+/**
+ * Logs, polling filters and subscriptions of the eth_ namespace. eth_getLogs resolves its range against the head,
+ * refuses ranges over `logsMaxBlockRange` and answers over `logsMaxResults` with -32005 (asking the store for one
+ * more than the cap so it never reads the whole range to find out).
+ */
+import { type FilterCriteria, filterCriteria } from '../callParams.ts';
+import { encodeLog } from '../encode/receipt.ts';
+import { type LogQuery } from '../interface.ts';
+import { ParamError, optional, required, string } from '../params.ts';
+import { type CallContext, type MethodTable, method } from '../registry.ts';
+import { type RpcServices } from '../services.ts';
+import { RpcError } from '../errors.ts';
+import { type SubscriptionKind } from '../subscriptions.ts';
+
+/** Turns criteria into a concrete query; null when the range is empty (starts past the head). */
+async function resolveQuery(s: RpcServices, c: FilterCriteria): Promise<LogQuery | null> {
+  if (c.blockHash) {
+    const h = await s.deps.chain.getHeaderByHash(c.blockHash);
+    if (h === null) throw new RpcError('SERVER_ERROR', 'unknown block');
+    return { fromBlock: h.number, toBlock: h.number, blockHash: c.blockHash, addresses: c.addresses, topics: c.topics };
+  }
+  const head = s.deps.chain.head().number;
+  const from = s.blocks.number(c.fromBlock ?? { tag: 'latest' }) ?? head;
+  let to = s.blocks.number(c.toBlock ?? { tag: 'latest' }) ?? head;
+  if (from > to) throw new RpcError('SERVER_ERROR', 'invalid block range params');
+  if (from > head) return null;
+  if (to > head) to = head;
+  if (to - from + 1n > BigInt(s.options.logsMaxBlockRange)) {
+    throw new RpcError('LIMIT_EXCEEDED', `query exceeds max block range ${s.options.logsMaxBlockRange}`);
+  }
+  return { fromBlock: from, toBlock: to, addresses: c.addresses, topics: c.topics };
+}
+
+async function runLogs(s: RpcServices, c: FilterCriteria, ctx: CallContext): Promise<unknown[]> {
+  const q = await resolveQuery(s, c);
+  if (q === null) return [];
+  const max = s.options.logsMaxResults;
+  const logs = await s.deps.chain.getLogs(q, { limit: max + 1, signal: ctx.signal });
+  if (logs.length > max) throw new RpcError('LIMIT_EXCEEDED', `query returned more than ${max} results`);
+  return logs.map(encodeLog);
+}
+
+function subscriptionName(v: unknown): string {
+  if (typeof v !== 'string') throw new ParamError('expected subscription name as first argument');
+  return v;
+}
+
+const KINDS: ReadonlySet<string> = new Set(['newHeads', 'logs', 'newPendingTransactions']);
+
+export function ethLogMethods(s: RpcServices): MethodTable {
+  const now = s.deps.now ?? Date.now;
+  return {
+    eth_getLogs: method([required(filterCriteria)] as const, ([c], ctx) => runLogs(s, c, ctx), { expensive: true }),
+    eth_newFilter: method([required(filterCriteria)] as const, ([c]) =>
+      s.filters.install({ kind: 'logs', lastPoll: now(), items: [], criteria: c }),
+    ),
+    eth_newBlockFilter: method([], () => s.filters.install({ kind: 'block', lastPoll: now(), items: [] })),
+    eth_newPendingTransactionFilter: method([optional((v) => v)] as const, () =>
+      s.filters.install({ kind: 'pendingTx', lastPoll: now(), items: [] }),
+    ),
+    eth_getFilterChanges: method([required(string)] as const, ([id]) => s.filters.poll(id)),
+    eth_getFilterLogs: method(
+      [required(string)] as const,
+      ([id], ctx) => {
+        const f = s.filters.get(id);
+        if (f.kind !== 'logs') throw new RpcError('SERVER_ERROR', 'filter not found');
+        f.lastPoll = now();
+        return runLogs(s, f.criteria, ctx);
+      },
+      { expensive: true },
+    ),
+    eth_uninstallFilter: method([required(string)] as const, ([id]) => s.filters.uninstall(id)),
+    eth_subscribe: method([required(subscriptionName), optional((v) => v)] as const, ([kind, arg], ctx) => {
+      if (!ctx.connection) throw new RpcError('NOTIFICATIONS_UNSUPPORTED');
+      if (!KINDS.has(kind)) throw new RpcError('SUBSCRIPTION_NOT_FOUND', `no "${kind}" subscription in eth namespace`);
+      let criteria: FilterCriteria | undefined;
+      if (kind === 'logs' && arg !== undefined) {
+        try {
+          criteria = filterCriteria(arg);
+        } catch (err) {
+          if (err instanceof ParamError) throw new RpcError('INVALID_PARAMS', `invalid argument 1: ${err.message}`);
+          throw err;
+        }
+      }
+      return s.subscriptions.add(ctx.connection, kind as SubscriptionKind, criteria);
+    }),
+    eth_unsubscribe: method([required(string)] as const, ([id], ctx) => {
+      if (!ctx.connection) throw new RpcError('NOTIFICATIONS_UNSUPPORTED');
+      return s.subscriptions.remove(ctx.connection, id);
+    }),
+  };
+}

@@ -1,0 +1,13 @@
+/** Assembles the method table from the namespace files; dev methods only in dev mode. */
+import { type MethodTable } from '../registry.ts';
+import { type RpcServices } from '../services.ts';
+import { debugMethods } from './debug.ts';
+import { devMethods } from './dev.ts';
+import { ethMethods } from './eth.ts';
+import { netMethods } from './net.ts';
+import { txpoolMethods } from './txpool.ts';
+import { web3Methods } from './web3.ts';
+
+export function buildMethodTable(s: RpcServices): MethodTable {
+  return { ...ethMethods(s), ...netMethods(s), ...web3Methods(s), ...txpoolMethods(s), ...debugMethods(s), ...devMethods(s) };
+}

@@ -1,0 +1,98 @@
+/**
+ * createRpcServer(options, deps): the node's JSON-RPC endpoint. Builds the shared services, the method table and
+ * the dispatcher, serves them over HTTP (Hono on @hono/node-server) and WebSocket (ws, same port), and feeds chain
+ * events to filters and subscriptions. Nothing listens until start(); close() undoes start() in reverse order.
+ */
+import { createAdaptorServer } from '@hono/node-server';
+import { type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { BlockResolver } from './blocks.ts';
+import { EncodingCache } from './cache.ts';
+import { Dispatcher } from './dispatch.ts';
+import { FilterManager } from './filters.ts';
+import { chainHealth } from './health.ts';
+import { createHttpApp } from './http.ts';
+import { type RpcDeps } from './interface.ts';
+import { TokenBuckets } from './limits/tokenBucket.ts';
+import { buildMethodTable } from './methods/index.ts';
+import { type RpcOptions, rpcOptions } from './options.ts';
+import { type RpcServices } from './services.ts';
+import { SubscriptionManager } from './subscriptions.ts';
+import { type WsAttachment, attachWebSocket } from './ws.ts';
+
+export interface RpcServer {
+  /** Starts listening; resolves with the bound address (port 0 → the chosen port). */
+  start(): Promise<{ host: string; port: number }>;
+  /** Stops listening, drops WebSocket clients, filters and the event subscription. */
+  close(): Promise<void>;
+  readonly options: RpcOptions;
+  readonly services: RpcServices;
+  readonly dispatcher: Dispatcher;
+}
+
+export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps): RpcServer {
+  const opts = rpcOptions(options);
+  const nowMs = deps.now ?? Date.now;
+  const services: RpcServices = {
+    options: opts,
+    deps,
+    blocks: new BlockResolver(deps.chain),
+    cache: new EncodingCache(opts.encodingCacheEntries, opts.encodingCacheBytes),
+    filters: new FilterManager(opts.filterTimeoutMs, opts.maxFilters, nowMs),
+    subscriptions: new SubscriptionManager(opts.maxFilters),
+  };
+  const dispatcher = new Dispatcher(opts, buildMethodTable(services), {
+    limiter: opts.rateLimit ? new TokenBuckets(opts.rateLimit, nowMs) : null,
+    shed: deps.shed,
+  });
+  const app = createHttpApp(opts, dispatcher, deps.chain, deps.health ?? chainHealth(deps.chain), nowMs);
+  let http: Server | undefined;
+  let ws: WsAttachment | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  return {
+    options: opts,
+    services,
+    dispatcher,
+    async start() {
+      // Events first so no head produced between listen() and subscription is missed by filters.
+      unsubscribe = deps.events?.subscribe({
+        onNewHead: (header, logs) => {
+          services.filters.onNewHead(header, logs);
+          services.subscriptions.onNewHead(header, logs);
+        },
+        onPendingTx: (hash) => {
+          services.filters.onPendingTx(hash);
+          services.subscriptions.onPendingTx(hash);
+        },
+      });
+      services.filters.start();
+      const server = createAdaptorServer({ fetch: app.fetch, hostname: opts.host }) as Server;
+      http = server;
+      ws = attachWebSocket(server, dispatcher, opts.maxBodyBytes);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(opts.port, opts.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const addr = server.address() as AddressInfo;
+      return { host: addr.address, port: addr.port };
+    },
+    async close() {
+      ws?.close();
+      const server = http;
+      if (server) {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      }
+      services.filters.stop();
+      unsubscribe?.();
+      http = undefined;
+      ws = undefined;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * JSON-RPC over WebSocket on the HTTP server's port: the `ws` server is attached to Node's 'upgrade' event, every
+ * text or binary message goes through the same Dispatcher as HTTP, and each connection can hold subscriptions.
+ * Messages over `maxBodyBytes` close the connection with 1009 (ws's maxPayload), as geth closes on its read limit.
+ */
+import { type IncomingMessage, type Server } from 'node:http';
+import { type Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import { type Dispatcher } from './dispatch.ts';
+import { type RpcConnection } from './registry.ts';
+
+/** Most bytes queued to one slow client before it is disconnected (a subscriber that stopped reading). */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+
+export interface WsAttachment {
+  readonly server: WebSocketServer;
+  /** Open connections. */
+  readonly connections: number;
+  close(): void;
+}
+
+export function attachWebSocket(http: Server, dispatcher: Dispatcher, maxPayload: number): WsAttachment {
+  const wss = new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: false });
+  let nextId = 1;
+  const open = new Set<WebSocket>();
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  http.on('upgrade', onUpgrade);
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    open.add(ws);
+    const closers: (() => void)[] = [];
+    const conn: RpcConnection = {
+      id: nextId++,
+      send(json) {
+        if (ws.readyState !== ws.OPEN) return;
+        if (ws.bufferedAmount > MAX_BUFFERED) {
+          ws.terminate();
+          return;
+        }
+        ws.send(json);
+      },
+      onClose(fn) {
+        closers.push(fn);
+      },
+    };
+    const meta = { clientIp: req.socket.remoteAddress ?? '', transport: 'ws' as const, connection: conn };
+    ws.on('message', (raw: RawData) => {
+      const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
+      void dispatcher.handle(text, meta).then((r) => {
+        if (r.body !== null) conn.send(r.body);
+      });
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      open.delete(ws);
+      for (const fn of closers) fn();
+    });
+  });
+  return {
+    server: wss,
+    get connections() {
+      return open.size;
+    },
+    close() {
+      http.off('upgrade', onUpgrade);
+      for (const ws of open) ws.terminate();
+      wss.close();
+    },
+  };
+}
