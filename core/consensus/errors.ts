@@ -1,0 +1,23 @@
+import { XoneError } from '../errors.ts';
+
+export type ConsensusErrorCode =
+  | 'CONSENSUS_MISSING_VANITY'
+  | 'CONSENSUS_MISSING_SEAL'
+  | 'CONSENSUS_BAD_CHECKPOINT_SIGNERS'
+  | 'CONSENSUS_EXTRA_SIGNERS'
+  | 'CONSENSUS_BAD_NONCE'
+  | 'CONSENSUS_BAD_CHECKPOINT_BENEFICIARY'
+  | 'CONSENSUS_BAD_MIX_DIGEST'
+  | 'CONSENSUS_BAD_UNCLE_HASH'
+  | 'CONSENSUS_BAD_DIFFICULTY'
+  | 'CONSENSUS_WRONG_DIFFICULTY'
+  | 'CONSENSUS_UNAUTHORIZED_SIGNER'
+  | 'CONSENSUS_RECENTLY_SIGNED'
+  | 'CONSENSUS_INVALID_TIMESTAMP'
+  | 'CONSENSUS_FUTURE_BLOCK'
+  | 'CONSENSUS_UNKNOWN_ANCESTOR'
+  | 'CONSENSUS_BAD_SEAL'
+  | 'CONSENSUS_NOT_SIGNER';
+
+/** A header that breaks the consensus rules; messages follow geth's clique errors where it has one. */
+export class ConsensusError extends XoneError<ConsensusErrorCode> {}
