@@ -1,0 +1,118 @@
+/**
+ * Executes a block's transactions, rewards and withdrawals on a fresh overlay of the committed state and checks the
+ * results the header commits to (gasUsed, logsBloom, receiptsRoot; the state root is checked by the importer, which
+ * owns the trie). Nothing is written to the committed state here: the caller commits `changes` once everything
+ * matched, so an invalid block leaves the state exactly as before.
+ */
+import type { Block } from '../../chain/block/index.ts';
+import { isForkActive, type ChainConfig, type Fork } from '../../chain/forks.ts';
+import { logsBloom } from '../../chain/bloom.ts';
+import { receiptsRoot, type Receipt } from '../../chain/receipt/index.ts';
+import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
+import type { StateReader } from '../../state/interface.ts';
+import { JournaledState } from '../../state/journaledState.ts';
+import { applyTransaction } from '../applyTransaction.ts';
+import { BlockInvalidError, mismatch, TxInvalidError } from '../errors.ts';
+import type { EvmHostCache } from '../evmHost.ts';
+import { credit } from '../fees.ts';
+import { blockReward } from '../header/ethash.ts';
+import type { BlockEnv } from '../types.ts';
+
+/** 1 gwei: withdrawal amounts are in gwei (EIP-4895). */
+const GWEI = 1_000_000_000n;
+
+/** Inputs besides the block. */
+export interface ExecuteBlockContext {
+  hosts: EvmHostCache;
+  state: StateReader;
+  config: ChainConfig;
+  fork: Fork;
+  /** Hash of a canonical ancestor by number (BLOCKHASH). */
+  blockHash(number: bigint): Uint8Array | undefined;
+  /** Skip the EVM for plain transfers (default true). */
+  fastPath?: boolean;
+}
+
+/** What executing a block produced. */
+export interface BlockExecution {
+  state: JournaledState;
+  receipts: Receipt[];
+  gasUsed: bigint;
+  /** Number of transactions that took the value-transfer fast path. */
+  fastPathTxs: number;
+}
+
+/** The block environment of `block` under `fork`. */
+export function blockEnvOf(block: Block, ctx: Pick<ExecuteBlockContext, 'config' | 'fork' | 'blockHash'>): BlockEnv {
+  const h = block.header;
+  return {
+    chainId: ctx.config.chainId,
+    fork: ctx.fork,
+    number: h.number,
+    timestamp: h.timestamp,
+    coinbase: h.coinbase,
+    gasLimit: h.gasLimit,
+    difficulty: h.difficulty,
+    prevRandao: h.mixHash,
+    baseFee: h.baseFeePerGas,
+    blockHash: (n) => (n < h.number && n + 256n >= h.number ? ctx.blockHash(n) : undefined),
+  };
+}
+
+/** Runs `block` (with pre-recovered `senders`) and checks gasUsed, logsBloom and receiptsRoot against its header. */
+export async function executeBlock(block: Block, senders: readonly Uint8Array[], ctx: ExecuteBlockContext): Promise<BlockExecution> {
+  const env = blockEnvOf(block, ctx);
+  const state = new JournaledState(ctx.state);
+  const host = ctx.hosts.get(env.chainId, ctx.fork, state);
+  const evmBlock = host.bind(state, env);
+  const receipts: Receipt[] = [];
+  let gasUsed = 0n;
+  let fastPathTxs = 0;
+  for (const [i, tx] of block.transactions.entries()) {
+    let result;
+    try {
+      result = await applyTransaction(host, evmBlock, state, env, tx, senders[i] as Uint8Array, env.gasLimit - gasUsed, {
+        noFastPath: ctx.fastPath === false,
+      });
+    } catch (err) {
+      if (!(err instanceof TxInvalidError)) throw err;
+      throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: transaction ${i} (${bytesToHex(tx.hash)}): ${err.message}`, {
+        ...err.meta,
+        txIndex: i,
+        txCode: err.code,
+      });
+    }
+    if (result.fastPath) fastPathTxs++;
+    gasUsed += result.gasUsed;
+    receipts.push({
+      type: tx.type,
+      status: result.status,
+      cumulativeGasUsed: gasUsed,
+      logsBloom: logsBloom(result.logs),
+      logs: result.logs,
+    });
+  }
+  applyRewards(state, env, block, ctx);
+  if (block.withdrawals !== undefined) for (const w of block.withdrawals) credit(state, env, w.address, w.amount * GWEI);
+  checkResults(block, receipts, gasUsed);
+  return { state, receipts, gasUsed, fastPathTxs };
+}
+
+/** Proof-of-work block and ommer rewards; none under Clique or after the merge. */
+function applyRewards(state: JournaledState, env: BlockEnv, block: Block, ctx: ExecuteBlockContext): void {
+  if (ctx.config.clique !== undefined || isForkActive(ctx.fork, 'Paris')) return;
+  const reward = blockReward(ctx.fork);
+  for (const ommer of block.ommers) credit(state, env, ommer.coinbase, ((ommer.number + 8n - block.header.number) * reward) / 8n);
+  credit(state, env, env.coinbase, reward + (reward / 32n) * BigInt(block.ommers.length));
+}
+
+function checkResults(block: Block, receipts: readonly Receipt[], gasUsed: bigint): void {
+  const h = block.header;
+  if (gasUsed !== h.gasUsed) throw mismatch('BLOCK_BAD_GAS_USED', 'gasUsed', gasUsed, h.gasUsed);
+  const bloom = new Uint8Array(256);
+  for (const r of receipts) for (let i = 0; i < 256; i++) bloom[i] |= r.logsBloom[i] as number;
+  if (!equalBytes(bloom, h.logsBloom)) throw mismatch('BLOCK_BAD_LOGS_BLOOM', 'logsBloom', bytesToHex(bloom), bytesToHex(h.logsBloom));
+  const root = receiptsRoot(receipts);
+  if (!equalBytes(root, h.receiptsRoot))
+    throw mismatch('BLOCK_BAD_RECEIPTS_ROOT', 'receiptsRoot', bytesToHex(root), bytesToHex(h.receiptsRoot));
+}

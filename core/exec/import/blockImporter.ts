@@ -1,0 +1,243 @@
+/**
+ * The block import pipeline with a durable store: decode → header rules against the parent → body roots → static
+ * transaction validity → sender recovery → execution → gasUsed/bloom/receipts root → state root → one `putBlock`
+ * whose SAVEPOINT also holds the state rows, change set and trie nodes. Any failure before the commit leaves the
+ * store and the in-memory trie exactly as they were (the trie is reopened at the parent root).
+ *
+ * Seals are not checked here (trusted import: `xone import`, BlockchainTests with NoProof); the consensus engine
+ * wraps this pipeline for followers.
+ */
+import { decodeBlock, encodeBlockBody, verifyBodyRoots, type Block } from '../../chain/block/index.ts';
+import { forkAt, type ChainConfig, type Fork } from '../../chain/forks.ts';
+import { ethereumHeaderCodec, headerHash, type Header } from '../../chain/header/index.ts';
+import { encodeReceiptsForStorage } from '../../chain/receipt/index.ts';
+import { recoverSender, validateTransactionStatic, type Transaction } from '../../chain/transaction/index.ts';
+import type { GenesisAlloc } from '../../chain/genesis/index.ts';
+import { XoneError } from '../../errors.ts';
+import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
+import { decodeRlp } from '../../primitives/rlp.ts';
+import type { AllocAccount } from '../../state/alloc.ts';
+import { applyAlloc } from '../../state/alloc.ts';
+import { pruneHistory } from '../../state/store/history.ts';
+import { StoreState } from '../../state/store/storeState.ts';
+import { StateRootComputer } from '../../state/stateRoot.ts';
+import type { ChainStore, LogIndexEntry } from '../../store/index.ts';
+import { BlockInvalidError, mismatch } from '../errors.ts';
+import { EvmHostCache } from '../evmHost.ts';
+import { executeBlock } from '../block/executeBlock.ts';
+import { validateHeader, type ParentInfo } from '../header/validateHeader.ts';
+
+/** Per-block timings in milliseconds (the bench's split and the slow-block log). */
+export interface ImportTimings {
+  recoverMs: number;
+  executeMs: number;
+  rootMs: number;
+  commitMs: number;
+}
+
+/** Result of one accepted block. */
+export interface ImportedBlock {
+  number: bigint;
+  hash: Uint8Array;
+  txs: number;
+  gasUsed: bigint;
+  fastPathTxs: number;
+  timings: ImportTimings;
+}
+
+/** Options of the importer. */
+export interface BlockImporterOptions {
+  config: ChainConfig;
+  /** Keep change sets for only the last N blocks (default: full history). */
+  historyBlocks?: number;
+  /** Value-transfer fast path (default true). */
+  fastPath?: boolean;
+  /** Sender recovery for a block's transactions (default: in-thread, one by one). */
+  recoverSenders?: (txs: readonly Transaction[]) => Uint8Array[] | Promise<Uint8Array[]>;
+}
+
+/** Genesis as the importer needs it. */
+export interface GenesisInput {
+  header: Header;
+  alloc: GenesisAlloc;
+}
+
+function allocEntries(alloc: GenesisAlloc): Array<[Uint8Array, AllocAccount]> {
+  return [...alloc.values()].map((a) => [
+    a.address,
+    { balance: a.balance, nonce: a.nonce, code: a.code, storage: [...a.storage].map(([k, v]) => [Buffer.from(k, 'hex'), v] as const) },
+  ]);
+}
+
+function parentForkOf(config: ChainConfig, h: Header): Fork {
+  return forkAt(config, Number(h.number), Number(h.timestamp));
+}
+
+/** Imports blocks on top of the store's head. One instance per store (the chain thread's writer). */
+export class BlockImporter {
+  private readonly hosts = new EvmHostCache();
+  private readonly computer: StateRootComputer;
+  private head: ParentInfo;
+
+  private constructor(
+    readonly store: ChainStore,
+    readonly state: StoreState,
+    private readonly options: BlockImporterOptions,
+    head: ParentInfo,
+  ) {
+    this.head = head;
+    this.computer = new StateRootComputer(state.nodes, head.header.stateRoot);
+  }
+
+  /** Opens on `store`, writing `genesis` (block and state) first when the store is empty; checks it otherwise. */
+  static open(store: ChainStore, genesis: GenesisInput, options: BlockImporterOptions): BlockImporter {
+    const state = new StoreState(store.db);
+    const genesisHash = headerHash(genesis.header);
+    const stored = store.getCanonicalHash(0);
+    if (stored === undefined) {
+      const root: { value: Uint8Array } = { value: new Uint8Array(0) };
+      store.putBlock(
+        {
+          number: 0,
+          hash: genesisHash,
+          parentHash: genesis.header.parentHash,
+          headerRlp: ethereumHeaderCodec.encode(genesis.header),
+          bodyRlp: encodeBlockBody({ transactions: [], ommers: [], withdrawals: genesis.header.withdrawalsRoot ? [] : undefined }),
+          receiptsRlp: encodeReceiptsForStorage([]),
+          txHashes: [],
+          logs: [],
+        },
+        () => {
+          root.value = applyAlloc(state, allocEntries(genesis.alloc));
+          if (!equalBytes(root.value, genesis.header.stateRoot))
+            throw mismatch('BLOCK_BAD_STATE_ROOT', 'genesis stateRoot', bytesToHex(root.value), bytesToHex(genesis.header.stateRoot));
+          state.putRoot(0, root.value);
+        },
+      );
+      store.steady();
+    } else if (!equalBytes(stored, genesisHash)) {
+      throw new XoneError(
+        'GENESIS_MISMATCH',
+        `datadir holds genesis ${bytesToHex(stored)}, the given genesis is ${bytesToHex(genesisHash)}`,
+        {
+          stored: bytesToHex(stored),
+          given: bytesToHex(genesisHash),
+        },
+      );
+    }
+    const headMarker = store.getHead('head');
+    const headRow = headMarker && store.getHeaderByHash(headMarker.hash);
+    if (!headMarker || !headRow) throw new XoneError('STORE_NO_HEAD', 'store has no head block after genesis');
+    const header = ethereumHeaderCodec.decode(decodeRlp(headRow.headerRlp), headRow.headerRlp);
+    return new BlockImporter(store, state, options, { header, hash: headMarker.hash, fork: parentForkOf(options.config, header) });
+  }
+
+  /** The current head. */
+  get headInfo(): Readonly<ParentInfo> {
+    return this.head;
+  }
+
+  /** Decodes and imports one block's RLP. */
+  async importRlp(rlp: Uint8Array): Promise<ImportedBlock> {
+    let block: Block;
+    try {
+      block = decodeBlock(rlp);
+    } catch (err) {
+      throw new BlockInvalidError('BLOCK_BAD_BODY', `invalid block: cannot decode: ${(err as Error).message}`, {
+        cause: (err as XoneError).code,
+      });
+    }
+    return this.importBlock(block);
+  }
+
+  /** Validates, executes and commits `block` on top of the head; throws BlockInvalidError with the reason. */
+  async importBlock(block: Block): Promise<ImportedBlock> {
+    const { config } = this.options;
+    const header = block.header;
+    const parent = this.head;
+    const fork = forkAt(config, Number(header.number), Number(header.timestamp));
+    validateHeader(header, parent, config, fork);
+    try {
+      verifyBodyRoots(block);
+    } catch (err) {
+      const e = err as XoneError;
+      throw new BlockInvalidError('BLOCK_BAD_BODY', `invalid block: ${e.message}`, { ...e.meta });
+    }
+    block.transactions.forEach((tx, i) => {
+      try {
+        validateTransactionStatic(tx, { fork, chainId: config.chainId });
+      } catch (err) {
+        const e = err as XoneError;
+        throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: transaction ${i}: ${e.message}`, { txIndex: i, txCode: e.code });
+      }
+    });
+    const t0 = performance.now();
+    const senders = await this.recover(block.transactions);
+    const t1 = performance.now();
+    const hash = headerHash(header);
+    try {
+      const exec = await executeBlock(block, senders, {
+        hosts: this.hosts,
+        state: this.state,
+        config,
+        fork,
+        blockHash: (n) => (n === parent.header.number ? parent.hash : this.store.getCanonicalHash(Number(n))),
+        fastPath: this.options.fastPath,
+      });
+      const t2 = performance.now();
+      const changes = exec.state.changes();
+      const { root, storageRoots } = this.computer.apply(changes, (key) => exec.state.accountByKey(key));
+      if (!equalBytes(root, header.stateRoot))
+        throw mismatch('BLOCK_BAD_STATE_ROOT', 'stateRoot', bytesToHex(root), bytesToHex(header.stateRoot));
+      const t3 = performance.now();
+      const number = Number(header.number);
+      const logs: LogIndexEntry[] = [];
+      exec.receipts.forEach((r, txIndex) =>
+        r.logs.forEach((l) => logs.push({ address: l.address, topics: l.topics, txIndex, logIndex: logs.length })),
+      );
+      this.store.putBlock(
+        {
+          number,
+          hash,
+          parentHash: header.parentHash,
+          headerRlp: ethereumHeaderCodec.encode(header),
+          bodyRlp: encodeBlockBody(block),
+          receiptsRlp: encodeReceiptsForStorage(exec.receipts),
+          txHashes: block.transactions.map((t) => t.hash),
+          logs,
+        },
+        () => {
+          this.state.commitBlock(number, root, changes, storageRoots);
+          const keep = this.options.historyBlocks;
+          if (keep !== undefined && number - keep > 0) pruneHistory(this.store.db, number - keep);
+        },
+      );
+      const t4 = performance.now();
+      this.head = { header, hash, fork };
+      return {
+        number: header.number,
+        hash,
+        txs: block.transactions.length,
+        gasUsed: exec.gasUsed,
+        fastPathTxs: exec.fastPathTxs,
+        timings: { recoverMs: t1 - t0, executeMs: t2 - t1, rootMs: t3 - t2, commitMs: t4 - t3 },
+      };
+    } catch (err) {
+      this.computer.reset(parent.header.stateRoot);
+      this.state.nodes.discard();
+      throw err;
+    }
+  }
+
+  private async recover(txs: readonly Transaction[]): Promise<Uint8Array[]> {
+    if (this.options.recoverSenders) return this.options.recoverSenders(txs);
+    return txs.map((tx, i) => {
+      try {
+        return recoverSender(tx);
+      } catch (err) {
+        const e = err as XoneError;
+        throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: transaction ${i}: ${e.message}`, { txIndex: i, txCode: e.code });
+      }
+    });
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Reads of the state as it was after an earlier block, from the change sets: the value a key had before the first
+ * block after `number` that wrote it, or the current value when no later block did. Used by eth_getBalance /
+ * eth_call at a block number (and by `StateView` in core/exec/call).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { decodeAccount, type AccountState } from '../account.ts';
+import type { StateReader } from '../interface.ts';
+import { StateError } from '../errors.ts';
+
+const EMPTY = new Uint8Array(0);
+
+/** A `StateReader` of the state after block `number`. */
+export class HistoricalState implements StateReader {
+  private readonly s: {
+    accountChange: BetterSqlite3.Statement<[Uint8Array, number], { prev: Uint8Array | null }>;
+    storageChange: BetterSqlite3.Statement<[Uint8Array, Uint8Array, number], { prev: Uint8Array }>;
+    account: BetterSqlite3.Statement<[Uint8Array], { account: Uint8Array }>;
+    storage: BetterSqlite3.Statement<[Uint8Array, Uint8Array], { value: Uint8Array }>;
+    code: BetterSqlite3.Statement<[Uint8Array], { code: Uint8Array }>;
+  };
+
+  constructor(
+    db: BetterSqlite3.Database,
+    readonly number: number,
+  ) {
+    const root = db.prepare('SELECT root FROM state_roots WHERE number = ?').get(number);
+    if (root === undefined)
+      throw new StateError('STATE_UNAVAILABLE', `state at block ${number} is not available (pruned or not yet imported)`, { number });
+    this.s = {
+      accountChange: db.prepare('SELECT prev FROM state_account_changes WHERE address = ? AND number > ? ORDER BY number LIMIT 1'),
+      storageChange: db.prepare(
+        'SELECT prev FROM state_storage_changes WHERE address = ? AND slot = ? AND number > ? ORDER BY number LIMIT 1',
+      ),
+      account: db.prepare('SELECT account FROM state_accounts WHERE address = ?'),
+      storage: db.prepare('SELECT value FROM state_storage WHERE address = ? AND slot = ?'),
+      code: db.prepare('SELECT code FROM state_code WHERE hash = ?'),
+    };
+  }
+
+  getAccount(address: Uint8Array): AccountState | undefined {
+    const change = this.s.accountChange.get(address, this.number);
+    if (change !== undefined) return change.prev === null ? undefined : decodeAccount(change.prev);
+    const row = this.s.account.get(address);
+    return row === undefined ? undefined : decodeAccount(row.account);
+  }
+
+  getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    const change = this.s.storageChange.get(address, slot, this.number);
+    if (change !== undefined) return new Uint8Array(change.prev);
+    const row = this.s.storage.get(address, slot);
+    return row === undefined ? EMPTY : new Uint8Array(row.value);
+  }
+
+  getCode(codeHash: Uint8Array): Uint8Array | undefined {
+    const row = this.s.code.get(codeHash);
+    return row === undefined ? undefined : new Uint8Array(row.code);
+  }
+}
+
+/** The state root recorded for block `number`, if its state is available. */
+export function stateRootAt(db: BetterSqlite3.Database, number: number): Uint8Array | undefined {
+  const row = db.prepare('SELECT root FROM state_roots WHERE number = ?').get(number) as { root: Uint8Array } | undefined;
+  return row === undefined ? undefined : new Uint8Array(row.root);
+}
+
+/**
+ * Rolls current state back to after block `number` (a reorg): every key written above it gets the value it had
+ * before the first such write; change sets and roots above it go. Run inside the store's unwind transaction.
+ */
+export function unwindState(db: BetterSqlite3.Database, number: number): void {
+  const accounts = db
+    .prepare('SELECT address, prev, MIN(number) AS n FROM state_account_changes WHERE number > ? GROUP BY address')
+    .all(number) as { address: Uint8Array; prev: Uint8Array | null }[];
+  const putAccount = db.prepare('INSERT OR REPLACE INTO state_accounts (address, account) VALUES (?, ?)');
+  const delAccount = db.prepare('DELETE FROM state_accounts WHERE address = ?');
+  for (const a of accounts) {
+    if (a.prev === null) delAccount.run(a.address);
+    else putAccount.run(a.address, a.prev);
+  }
+  const slots = db
+    .prepare('SELECT address, slot, prev, MIN(number) AS n FROM state_storage_changes WHERE number > ? GROUP BY address, slot')
+    .all(number) as { address: Uint8Array; slot: Uint8Array; prev: Uint8Array }[];
+  const putSlot = db.prepare('INSERT OR REPLACE INTO state_storage (address, slot, value) VALUES (?, ?, ?)');
+  const delSlot = db.prepare('DELETE FROM state_storage WHERE address = ? AND slot = ?');
+  for (const s of slots) {
+    if (s.prev.length === 0) delSlot.run(s.address, s.slot);
+    else putSlot.run(s.address, s.slot, s.prev);
+  }
+  db.prepare('DELETE FROM state_account_changes WHERE number > ?').run(number);
+  db.prepare('DELETE FROM state_storage_changes WHERE number > ?').run(number);
+  db.prepare('DELETE FROM state_roots WHERE number > ?').run(number);
+}
+
+/** Drops history older than `keepFrom` (the `--state.history N` option): reads below it then fail clearly. */
+export function pruneHistory(db: BetterSqlite3.Database, keepFrom: number): void {
+  db.prepare('DELETE FROM state_account_changes WHERE number <= ?').run(keepFrom);
+  db.prepare('DELETE FROM state_storage_changes WHERE number <= ?').run(keepFrom);
+  db.prepare('DELETE FROM state_roots WHERE number < ?').run(keepFrom);
+}

@@ -1,0 +1,132 @@
+/**
+ * Committed state in the chain store's SQLite file (tables of migration m0002State): current accounts, storage and
+ * code, trie nodes, and per-block change sets. Every write happens inside a transaction the chain store opened (the
+ * block's SAVEPOINT via `putBlock(record, extra)`), so a block's state lands atomically with the block itself.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { decodeAccount, encodeAccount, type AccountState } from '../account.ts';
+import type { StateBackend } from '../backend.ts';
+import type { StateChanges } from '../interface.ts';
+import { bytesOfKey } from '../keys.ts';
+import { SqliteNodeStore } from './sqliteNodeStore.ts';
+
+const EMPTY = new Uint8Array(0);
+
+type Stmt<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
+
+/** Current state over SQLite; also writes change sets (see history.ts for reads at older blocks). */
+export class StoreState implements StateBackend {
+  readonly nodes: SqliteNodeStore;
+  private readonly s: {
+    account: Stmt<[Uint8Array], { account: Uint8Array }>;
+    storage: Stmt<[Uint8Array, Uint8Array], { value: Uint8Array }>;
+    code: Stmt<[Uint8Array], { code: Uint8Array }>;
+    putAccount: Stmt<[Uint8Array, Uint8Array]>;
+    delAccount: Stmt<[Uint8Array]>;
+    putStorage: Stmt<[Uint8Array, Uint8Array, Uint8Array]>;
+    delStorage: Stmt<[Uint8Array, Uint8Array]>;
+    allStorage: Stmt<[Uint8Array], { slot: Uint8Array; value: Uint8Array }>;
+    clearStorage: Stmt<[Uint8Array]>;
+    putCode: Stmt<[Uint8Array, Uint8Array]>;
+    accountChange: Stmt<[Uint8Array, number, Uint8Array | null]>;
+    storageChange: Stmt<[Uint8Array, Uint8Array, number, Uint8Array]>;
+    putRoot: Stmt<[number, Uint8Array]>;
+  };
+
+  constructor(readonly db: BetterSqlite3.Database) {
+    this.nodes = new SqliteNodeStore(db);
+    this.s = {
+      account: db.prepare('SELECT account FROM state_accounts WHERE address = ?'),
+      storage: db.prepare('SELECT value FROM state_storage WHERE address = ? AND slot = ?'),
+      code: db.prepare('SELECT code FROM state_code WHERE hash = ?'),
+      putAccount: db.prepare('INSERT OR REPLACE INTO state_accounts (address, account) VALUES (?, ?)'),
+      delAccount: db.prepare('DELETE FROM state_accounts WHERE address = ?'),
+      putStorage: db.prepare('INSERT OR REPLACE INTO state_storage (address, slot, value) VALUES (?, ?, ?)'),
+      delStorage: db.prepare('DELETE FROM state_storage WHERE address = ? AND slot = ?'),
+      allStorage: db.prepare('SELECT slot, value FROM state_storage WHERE address = ?'),
+      clearStorage: db.prepare('DELETE FROM state_storage WHERE address = ?'),
+      putCode: db.prepare('INSERT OR IGNORE INTO state_code (hash, code) VALUES (?, ?)'),
+      accountChange: db.prepare('INSERT OR IGNORE INTO state_account_changes (address, number, prev) VALUES (?, ?, ?)'),
+      storageChange: db.prepare('INSERT OR IGNORE INTO state_storage_changes (address, slot, number, prev) VALUES (?, ?, ?, ?)'),
+      putRoot: db.prepare('INSERT OR REPLACE INTO state_roots (number, root) VALUES (?, ?)'),
+    };
+  }
+
+  getAccount(address: Uint8Array): AccountState | undefined {
+    const row = this.s.account.get(address);
+    return row === undefined ? undefined : decodeAccount(row.account);
+  }
+
+  getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    const row = this.s.storage.get(address, slot);
+    return row === undefined ? EMPTY : new Uint8Array(row.value);
+  }
+
+  getCode(codeHash: Uint8Array): Uint8Array | undefined {
+    const row = this.s.code.get(codeHash);
+    return row === undefined ? undefined : new Uint8Array(row.code);
+  }
+
+  /** Writes a block's change set (previous values), its changes and its root. Call inside the block's transaction. */
+  commitBlock(number: number, root: Uint8Array, changes: StateChanges, storageRoots: ReadonlyMap<string, Uint8Array>): void {
+    this.recordChangeSet(number, changes);
+    this.applyChanges(changes, storageRoots);
+    this.s.putRoot.run(number, root);
+  }
+
+  /** Records, for every key the block writes, the value it had before (first writer of a block wins). */
+  private recordChangeSet(number: number, changes: StateChanges): void {
+    const addresses = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.storageCleared]);
+    for (const addrKey of addresses) {
+      const address = bytesOfKey(addrKey);
+      if (changes.accounts.has(addrKey) || changes.storage.has(addrKey)) {
+        const prev = this.s.account.get(address);
+        this.s.accountChange.run(address, number, prev === undefined ? null : prev.account);
+      }
+      if (changes.storageCleared.has(addrKey)) {
+        for (const row of this.s.allStorage.all(address)) this.s.storageChange.run(address, row.slot, number, row.value);
+      }
+      const slots = changes.storage.get(addrKey);
+      if (slots !== undefined) {
+        for (const slotKey of slots.keys()) {
+          const slot = bytesOfKey(slotKey);
+          this.s.storageChange.run(address, slot, number, this.getStorage(address, slot));
+        }
+      }
+    }
+  }
+
+  /** Makes `changes` current (no change set): genesis, and the second half of `commitBlock`. */
+  applyChanges(changes: StateChanges, storageRoots: ReadonlyMap<string, Uint8Array>): void {
+    for (const addrKey of changes.storageCleared) this.s.clearStorage.run(bytesOfKey(addrKey));
+    for (const [addrKey, slots] of changes.storage) {
+      const address = bytesOfKey(addrKey);
+      for (const [slotKey, value] of slots) {
+        if (value.length === 0) this.s.delStorage.run(address, bytesOfKey(slotKey));
+        else this.s.putStorage.run(address, bytesOfKey(slotKey), value);
+      }
+    }
+    const written = new Set<string>();
+    for (const [addrKey, account] of changes.accounts) {
+      written.add(addrKey);
+      if (account === null) {
+        this.s.delAccount.run(bytesOfKey(addrKey));
+        continue;
+      }
+      const root = storageRoots.get(addrKey);
+      this.s.putAccount.run(bytesOfKey(addrKey), encodeAccount(root === undefined ? account : { ...account, storageRoot: root }));
+    }
+    for (const [addrKey, root] of storageRoots) {
+      if (written.has(addrKey)) continue;
+      const current = this.getAccount(bytesOfKey(addrKey));
+      if (current !== undefined) this.s.putAccount.run(bytesOfKey(addrKey), encodeAccount({ ...current, storageRoot: root }));
+    }
+    for (const [hashKey, code] of changes.code) this.s.putCode.run(bytesOfKey(hashKey), code);
+    this.nodes.flush();
+  }
+
+  /** Records the state root of the genesis block. */
+  putRoot(number: number, root: Uint8Array): void {
+    this.s.putRoot.run(number, root);
+  }
+}
