@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { lstat, readdir } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { MeasureNodeError } from './errors.ts';
 import type { DatadirSnapshot } from './types.ts';
@@ -30,5 +32,16 @@ export async function measureDatadir(path: string): Promise<DatadirSnapshot> {
       }
     }
   }
-  return { path, bytes, files };
+  return { path, bytes, files, filesystem: await findFilesystem(path) };
+}
+
+/** The filesystem holding `path`, from `findmnt -T` (util-linux); null when findmnt is missing or fails. */
+export async function findFilesystem(path: string): Promise<DatadirSnapshot['filesystem']> {
+  try {
+    const { stdout } = await promisify(execFile)('findmnt', ['-T', path, '-J', '-o', 'SOURCE,FSTYPE,TARGET'], { timeout: 5000 });
+    const fs = (JSON.parse(stdout) as { filesystems?: { source: string; fstype: string; target: string }[] }).filesystems?.[0];
+    return fs ? { source: fs.source, fstype: fs.fstype, target: fs.target } : null;
+  } catch {
+    return null;
+  }
 }

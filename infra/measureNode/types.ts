@@ -92,6 +92,8 @@ export interface DatadirSnapshot {
   path: string;
   bytes: number;
   files: number;
+  /** `findmnt -T` of the datadir (source, fstype, mount point): a tmpfs makes fsync free and growth meaningless. */
+  filesystem: { source: string; fstype: string; target: string } | null;
 }
 
 /** The endpoint's identity and head at one snapshot (not part of the measured calls). */

@@ -96,6 +96,8 @@ export function windowTable(r: MeasureReport): Table {
   if (w.datadir) {
     rows.push(['Datadir growth', `${fmtInt(w.datadir.growthBytes)} bytes`]);
     rows.push(['Bytes per block', w.datadir.bytesPerBlock === null ? '–' : fmtInt(w.datadir.bytesPerBlock)]);
+    const fs = r.after.datadir?.filesystem;
+    rows.push(['Datadir filesystem', fs ? `${fs.fstype} on ${fs.source} (${fs.target})` : 'unknown']);
   }
   return { title: 'Over the window', note: `${w.seconds} s`, head: ['', 'Value'], rows };
 }

@@ -66,6 +66,7 @@ describe('measure-node against a real anvil', () => {
       expect((mem?.rssAnonBytes ?? 0) + (mem?.rssFileBytes ?? 0) + (mem?.rssShmemBytes ?? 0)).toBe(mem?.rssBytes);
       expect(mem?.vmHwmBytes).toBeGreaterThanOrEqual(mem?.rssBytes ?? 0);
       expect(snap.datadir?.bytes).toBeGreaterThan(0);
+      expect(snap.datadir?.filesystem?.fstype).toMatch(/^\w+/);
     }
     expect(report.after.node.head as number).toBeGreaterThan(report.before.node.head as number);
     expect(report.window.blocks).toBe((report.after.node.head as number) - (report.before.node.head as number));
