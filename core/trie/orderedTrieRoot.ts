@@ -6,7 +6,7 @@
 import { encodeRlp, encodeRlpListOfEncoded } from '../primitives/rlp.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { bigIntToBytes } from '../primitives/hex.ts';
-import { EMPTY_REF, EMPTY_TRIE_ROOT, refOfEncoded } from './node.ts';
+import { EMPTY_REF, EMPTY_TRIE_ROOT, encodeLeafRlp, refOfEncoded } from './node.ts';
 import { TrieError } from './errors.ts';
 
 function nibbleAt(key: Uint8Array, i: number): number {
@@ -30,7 +30,7 @@ function hexPrefix(key: Uint8Array, from: number, to: number, leaf: boolean): Ui
 /** Encoding of the node covering keys [lo, hi), which all share their first `depth` nibbles. */
 function buildNode(keys: readonly Uint8Array[], values: readonly Uint8Array[], lo: number, hi: number, depth: number): Uint8Array {
   const first = keys[lo];
-  if (hi - lo === 1) return encodeRlp([hexPrefix(first, depth, first.length * 2, true), values[lo]]);
+  if (hi - lo === 1) return encodeLeafRlp(hexPrefix(first, depth, first.length * 2, true), values[lo]);
   const last = keys[hi - 1];
   const max = Math.min(first.length, last.length) * 2;
   let cp = depth;
