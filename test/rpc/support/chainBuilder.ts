@@ -149,7 +149,7 @@ export class ChainBuilder {
       value: t.value,
       data: spec.data ?? new Uint8Array(),
       chainId: CHAIN_ID,
-      v: type === 0 ? (sig.networkV as bigint) : BigInt(sig.yParity),
+      v: type === 0 ? CHAIN_ID * 2n + 35n + BigInt(sig.yParity) : BigInt(sig.yParity),
       r: BigInt(sig.r),
       s: BigInt(sig.s),
     };

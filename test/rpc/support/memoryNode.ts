@@ -183,7 +183,7 @@ export class MemoryNode implements ChainView, StateView, ExecutionView, TxPoolVi
       value: t.value,
       data: hexToBytes(t.data),
       chainId: t.chainId,
-      v: t.type === 0 ? (t.signature!.networkV ?? 27n) : BigInt(t.signature!.yParity),
+      v: t.type === 0 ? (t.chainId ? t.chainId * 2n + 35n : 27n) + BigInt(t.signature!.yParity) : BigInt(t.signature!.yParity),
       r: BigInt(t.signature!.r),
       s: BigInt(t.signature!.s),
       ...(t.type === 2

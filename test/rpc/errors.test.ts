@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RPC_ERRORS, RpcError, toWireError } from '../../core/rpc/errors.ts';
+import { XoneError } from '../../core/errors.ts';
+import { ADDRESSES, ANSWER, REVERTER } from './support/chainBuilder.ts';
+import { type Harness, startHarness } from './support/harness.ts';
+
+describe('error table', () => {
+  test('default: docs/errors.md lists exactly the rows of RPC_ERRORS', () => {
+    const md = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    const rows = md
+      .split('\n')
+      .filter((l) => /^\|\s*`[A-Z_]+`\s*\|/.test(l))
+      .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')))
+      .map((c) => ({ name: c[1].slice(1, -1), code: Number(c[2]), message: c[3].slice(1, -1), httpStatus: Number(c[4]), when: c[5] }));
+    const table = Object.entries(RPC_ERRORS).map(([name, e]) => ({
+      name,
+      code: e.code,
+      message: e.message,
+      httpStatus: e.httpStatus,
+      when: e.when,
+    }));
+    expect(rows).toEqual(table);
+  });
+
+  test('behavior: toWireError keeps RpcError rows, maps listed core codes, hides everything else', () => {
+    expect(toWireError(new RpcError('TIMEOUT'))).toEqual({ code: -32002, message: 'request timed out' });
+    expect(toWireError(new XoneError('TXPOOL_REJECTED', 'already known'))).toEqual({ code: -32000, message: 'already known' });
+    expect(toWireError(new XoneError('EXECUTION_REVERTED', 'execution reverted', { data: Uint8Array.of(1, 2) }))).toEqual({
+      code: 3,
+      message: 'execution reverted',
+      data: '0x0102',
+    });
+    expect(toWireError(new XoneError('SOMETHING_INTERNAL', 'db row 7 corrupt'))).toEqual({ code: -32603, message: 'internal error' });
+    const e = new Error('secret path /var/x');
+    expect(JSON.stringify(toWireError(e))).not.toContain('secret');
+    expect(toWireError('a string')).toEqual({ code: -32603, message: 'internal error' });
+  });
+});
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const addr = (a: Uint8Array) => '0x' + Buffer.from(a).toString('hex');
+
+describe('error paths on the wire', () => {
+  test('error: -32602 names the argument with geth wording', async () => {
+    expect((await h.call('debug_getRawBlock', ['2'])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: hex string without 0x prefix',
+    });
+    expect((await h.call('debug_getRawTransaction', ['1'.repeat(64)])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Hash',
+    });
+    expect((await h.call('eth_getBalance', [addr(ADDRESSES[0]).slice(0, 40), 'latest'])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: hex string has length 38, want 40 for common.Address',
+    });
+    expect((await h.call('eth_getBlockByNumber', ['0x01', false])).error?.message).toBe(
+      'invalid argument 0: hex number with leading zero digits',
+    );
+    expect((await h.call('eth_getBlockByNumber', ['0x1'])).error?.message).toBe('missing value for required argument 1');
+    expect((await h.call('eth_getBlockByNumber', ['0x1', false, 3])).error?.message).toBe('too many arguments, want at most 2');
+    expect((await h.call('eth_getBlockByNumber', ['0x1', 'yes'])).error?.message).toBe(
+      'invalid argument 1: json: cannot unmarshal string into Go value of type bool',
+    );
+    expect((await h.call('eth_getBlockByNumber', ['0x' + 'f'.repeat(17), false])).error?.message).toBe(
+      'invalid argument 0: hex number > 64 bits',
+    );
+    expect((await h.call('eth_call', [{ to: addr(ANSWER), gas: '12' }])).error?.message).toBe(
+      'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go struct field TransactionArgs.gas of type hexutil.Uint64',
+    );
+    const r = await h.post({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: { a: 1 } });
+    expect(r.json).toMatchObject({ error: { code: -32602, message: 'non-array args' } });
+  });
+
+  test('error: code 3 execution reverted with reason and data', async () => {
+    const r = await h.call('eth_call', [{ to: addr(REVERTER) }, 'latest']);
+    expect(r.error?.code).toBe(3);
+    expect(r.error?.message).toBe('execution reverted: nope');
+    expect(r.error?.data).toMatch(/^0x08c379a0/);
+    expect((await h.call('eth_estimateGas', [{ to: addr(REVERTER) }])).error?.code).toBe(3);
+  });
+
+  test('error: -32000 tx pool and missing header messages', async () => {
+    const mined = await h.call('eth_getBlockByNumber', ['0x1', true]);
+    const tx = (mined.result as { transactions: { hash: string }[] }).transactions[0];
+    const raw = (await h.call('debug_getRawTransaction', [tx.hash])).result as string;
+    expect((await h.call('eth_sendRawTransaction', [raw])).error).toEqual({ code: -32000, message: 'already known' });
+    expect((await h.call('eth_getBalance', [addr(ADDRESSES[0]), '0x99'])).error).toEqual({ code: -32000, message: 'header not found' });
+    expect((await h.call('eth_getFilterChanges', ['0x1234'])).error).toEqual({ code: -32000, message: 'filter not found' });
+  });
+
+  test('error: -32603 for an unexpected failure, without detail', async () => {
+    const broken = await startHarness(
+      {},
+      {
+        peerCount: () => {
+          throw new Error('socket table at 0xdeadbeef');
+        },
+      },
+    );
+    expect((await broken.call('net_peerCount')).error).toEqual({ code: -32603, message: 'internal error' });
+    await broken.close();
+  });
+
+  test('error: dev-only methods are -32601 off dev mode and work in dev mode', async () => {
+    expect((await h.call('evm_mine')).error).toEqual({ code: -32601, message: 'the method evm_mine does not exist/is not available' });
+    expect((await h.call('anvil_setBalance', [addr(ADDRESSES[0]), '0x1'])).error?.code).toBe(-32601);
+    const dev = await startHarness({ dev: true });
+    expect((await dev.call('evm_mine')).result).toBe('0x0');
+    expect((await dev.call('eth_blockNumber')).result).toBe('0x4');
+    expect((await dev.call('hardhat_setBalance', [addr(ADDRESSES[0]), '0x1'])).result).toBe(true);
+    expect((await dev.call('evm_snapshot')).result).toBe('0x0');
+    await dev.close();
+  });
+
+  test('error: eth_subscribe over HTTP is refused', async () => {
+    expect((await h.call('eth_subscribe', ['newHeads'])).error).toEqual({ code: -32601, message: 'notifications not supported' });
+  });
+});
