@@ -37,6 +37,8 @@ export interface HashNode {
   kind: 'hash';
   hash: Uint8Array;
   ref: Uint8Array;
+  /** The node once loaded, so a path is read from the store only once per trie instance. */
+  resolved?: Exclude<TrieNode, HashNode>;
 }
 
 export type TrieNode = LeafNode | ExtensionNode | BranchNode | HashNode;
@@ -154,7 +156,8 @@ export function decodeNode(encoded: Uint8Array, hash?: Uint8Array): TrieNode {
     throw new TrieError('TRIE_BAD_NODE', `trie: node is not valid RLP: ${(err as Error).message}`);
   }
   const node = nodeFromItem(item);
-  node.ref = hash ? hashRef(hash) : encoded.length < 32 ? encoded : hashRef(keccak256(encoded));
+  // A short root is stored under its hash but referenced inline wherever it could appear as a child.
+  node.ref = encoded.length < 32 ? encoded : hashRef(hash ?? keccak256(encoded));
   return node;
 }
 

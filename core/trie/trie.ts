@@ -30,7 +30,7 @@ export class Trie {
   /** Opens the trie at `root` (a committed root hash in `store`); the empty root or none gives an empty trie. */
   constructor(store: TrieNodeStore = new MemoryNodeStore(), root?: Uint8Array) {
     this.store = store;
-    this.#resolve = (node) => (node.kind === 'hash' ? this.#load(node) : node);
+    this.#resolve = (node) => (node.kind === 'hash' ? (node.resolved ??= this.#load(node)) : node);
     this.#root = root && !equalBytes(root, EMPTY_TRIE_ROOT) ? ({ kind: 'hash', hash: root, ref: hashRef(root) } as HashNode) : undefined;
   }
 
@@ -88,13 +88,17 @@ export class Trie {
     return rootHashOf(this.#root, (hash, encoded) => this.#pending.push({ hash, encoded }));
   }
 
-  /** Writes every node hashed since the last commit to the store and returns the root hash. */
-  commit(): Uint8Array {
+  /**
+   * Writes every node hashed since the last commit to the store and returns the root hash. With `unload`, the trie
+   * then forgets its in-memory nodes and reads them back from the store on demand (bounded memory for big states).
+   */
+  commit({ unload = false }: { unload?: boolean } = {}): Uint8Array {
     const root = this.root();
     if (this.#pending.length > 0) {
       this.store.putNodes(this.#pending);
       this.#pending = [];
     }
+    if (unload && this.#root) this.#root = { kind: 'hash', hash: root, ref: hashRef(root) };
     return root;
   }
 
