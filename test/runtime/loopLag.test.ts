@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createCapturingLogger } from '../../core/log/index.ts';
+import { createMetrics } from '../../core/metrics/index.ts';
+import { SharedHeartbeat } from '../../core/runtime/heartbeat.ts';
+import { LoopLagProbe } from '../../core/runtime/loopLag.ts';
+import { Watchdog } from '../../core/runtime/watchdog/index.ts';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const spin = (ms: number): void => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+describe('LoopLagProbe', () => {
+  it('default: a 300 ms block is logged as a stall, sets the gauge and histogram, and beats resume', async () => {
+    const logger = createCapturingLogger();
+    const metrics = createMetrics({ processMetrics: false });
+    const heartbeat = new SharedHeartbeat();
+    const probe = new LoopLagProbe({}, { logger, metrics, heartbeat });
+    probe.start();
+    try {
+      await sleep(120);
+      const before = heartbeat.lastBeatUs();
+      expect(before).toBeGreaterThan(0n);
+      spin(300);
+      await sleep(120);
+      const stall = logger.records.find((r) => r.msg.startsWith('event loop stall '));
+      expect(stall?.level).toBe('warn');
+      expect(Number(stall?.ctx.lag_ms)).toBeGreaterThanOrEqual(200);
+      expect(stall?.msg).toBe(`event loop stall ${stall?.ctx.lag_ms} ms`);
+      expect(probe.maxLagMs()).toBeGreaterThanOrEqual(200);
+      expect(heartbeat.lastBeatUs()).toBeGreaterThan(before);
+      const text = await metrics.register.metrics();
+      expect(text).toMatch(/^xone_loop_lag_ms \d/m);
+      expect(Number(/^xone_loop_lag_seconds_count (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(3);
+    } finally {
+      probe.close();
+    }
+  });
+});
+
+describe('Watchdog (in-process, real thread)', () => {
+  it('behavior: isShedding() turns on during a short block and off after', { timeout: 30_000 }, async () => {
+    const heartbeat = new SharedHeartbeat();
+    const probe = new LoopLagProbe({}, { heartbeat });
+    // exitMs 0: never kill the test runner; the kill path is tested in a child process (watchdogProcess.test.ts).
+    const watchdog = new Watchdog(heartbeat, { warnMs: 100, errorMs: 5000, exitMs: 0, logLevel: 'fatal' });
+    probe.start();
+    await watchdog.init();
+    try {
+      await sleep(100);
+      expect(watchdog.isShedding()).toBe(false);
+      const end = performance.now() + 1500;
+      let seenAt = -1;
+      const t0 = performance.now();
+      while (performance.now() < end && seenAt < 0) if (watchdog.isShedding()) seenAt = performance.now() - t0;
+      expect(seenAt).toBeGreaterThanOrEqual(100);
+      const deadline = performance.now() + 2000;
+      while (watchdog.isShedding() && performance.now() < deadline) await sleep(20);
+      expect(watchdog.isShedding()).toBe(false);
+    } finally {
+      probe.close();
+      await watchdog.close();
+    }
+  });
+});
