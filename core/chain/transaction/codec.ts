@@ -2,8 +2,9 @@
  * Transaction envelopes (EIP-2718) to and from bytes: legacy RLP lists, EIP-2930 (0x01 || rlp) and EIP-1559
  * (0x02 || rlp). Decoding is strict — canonical RLP, exact field counts, integers without leading zeros and within
  * their widths (nonce and gas are uint64, the rest uint256), addresses of 20 bytes, storage keys of 32 — and every
- * refusal is a `TxError` naming the field. Decoded byte fields are copies, so a Transaction never pins the (possibly
- * much larger) buffer it came from, and structured clone sends only its own bytes.
+ * refusal is a `TxError` naming the field. A decoded Transaction owns one copy of its envelope (`raw`) and its byte
+ * fields are views into that copy: it never pins the (possibly much larger) buffer it came from, structured clone
+ * sends only its own bytes, and decoding allocates one buffer per transaction rather than one per field.
  */
 import { bigIntToBytes, concatBytes } from '../../primitives/hex.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
@@ -38,7 +39,11 @@ export function decodeTransaction(raw: Uint8Array): Transaction {
  * byte strings holding the envelope (EIP-2718). A byte string holding a legacy encoding is refused, as geth does.
  */
 export function decodeTransactionFromBlockItem(item: RlpItem): Transaction {
-  if (Array.isArray(item)) return rlpGuard(() => decodeLegacy(item, encodeRlp(item)));
+  if (Array.isArray(item)) {
+    // Re-encoding a strictly decoded item reproduces its bytes; decoding them again makes the fields views of `raw`.
+    const raw = encodeRlp(item);
+    return rlpGuard(() => decodeLegacy(decodeRlp(raw), raw));
+  }
   if (item.length === 0) throw new TxError('TX_TOO_SHORT', 'typed transaction too short: empty byte string in block body');
   if (item[0] >= 0x80) {
     throw new TxError('TX_MALFORMED', 'rlp: block body holds a byte string that is not a typed transaction envelope', {
@@ -128,7 +133,7 @@ function toField(item: RlpItem): Uint8Array | undefined {
       field: 'to',
       bytes: bytes.length,
     });
-  return bytes.slice();
+  return bytes;
 }
 
 function decodeAccessList(item: RlpItem): AccessListItem[] {
@@ -150,9 +155,9 @@ function decodeAccessList(item: RlpItem): AccessListItem[] {
           bytes: key.length,
         });
       }
-      return key.slice();
+      return key;
     });
-    return { address: address.slice(), storageKeys };
+    return { address, storageKeys };
   });
 }
 
@@ -172,15 +177,11 @@ function yParity(item: RlpItem): bigint {
   return v;
 }
 
-function finish(tx: Omit<Transaction, 'hash'>): Transaction {
-  return { ...tx, hash: keccak256(tx.raw) };
-}
-
 function decodeLegacy(item: RlpItem, raw: Uint8Array): Transaction {
   const f = expectList(item, 'legacy transaction', 9);
   const gasPrice = uint(f[1], 'gasPrice', 256);
   const v = uint(f[6], 'v', 256);
-  return finish({
+  return {
     type: 0 as TxType,
     chainId: chainIdFromLegacyV(v),
     nonce: uint(f[0], 'nonce', 64),
@@ -190,19 +191,20 @@ function decodeLegacy(item: RlpItem, raw: Uint8Array): Transaction {
     gasLimit: uint(f[2], 'gasLimit', 64),
     to: toField(f[3]),
     value: uint(f[4], 'value', 256),
-    data: expectBytes(f[5], 'data').slice(),
+    data: expectBytes(f[5], 'data'),
     accessList: [],
     v,
     r: uint(f[7], 'r', 256),
     s: uint(f[8], 's', 256),
     raw,
-  });
+    hash: keccak256(raw),
+  };
 }
 
 function decodeAccessListTx(f: RlpItem[], raw: Uint8Array): Transaction {
   expectList(f, 'EIP-2930 transaction', 11);
   const gasPrice = uint(f[2], 'gasPrice', 256);
-  return finish({
+  return {
     type: 1,
     chainId: uint(f[0], 'chainId', 256),
     nonce: uint(f[1], 'nonce', 64),
@@ -212,19 +214,20 @@ function decodeAccessListTx(f: RlpItem[], raw: Uint8Array): Transaction {
     gasLimit: uint(f[3], 'gasLimit', 64),
     to: toField(f[4]),
     value: uint(f[5], 'value', 256),
-    data: expectBytes(f[6], 'data').slice(),
+    data: expectBytes(f[6], 'data'),
     accessList: decodeAccessList(f[7]),
     v: yParity(f[8]),
     r: uint(f[9], 'r', 256),
     s: uint(f[10], 's', 256),
     raw,
-  });
+    hash: keccak256(raw),
+  };
 }
 
 function decodeDynamicFeeTx(f: RlpItem[], raw: Uint8Array): Transaction {
   expectList(f, 'EIP-1559 transaction', 12);
   const maxFeePerGas = uint(f[3], 'maxFeePerGas', 256);
-  return finish({
+  return {
     type: 2,
     chainId: uint(f[0], 'chainId', 256),
     nonce: uint(f[1], 'nonce', 64),
@@ -234,11 +237,12 @@ function decodeDynamicFeeTx(f: RlpItem[], raw: Uint8Array): Transaction {
     gasLimit: uint(f[4], 'gasLimit', 64),
     to: toField(f[5]),
     value: uint(f[6], 'value', 256),
-    data: expectBytes(f[7], 'data').slice(),
+    data: expectBytes(f[7], 'data'),
     accessList: decodeAccessList(f[8]),
     v: yParity(f[9]),
     r: uint(f[10], 'r', 256),
     s: uint(f[11], 's', 256),
     raw,
-  });
+    hash: keccak256(raw),
+  };
 }
