@@ -1,0 +1,59 @@
+/**
+ * The embedded dev chain behind `npm start` / `xone run --dev`: the usual dev mnemonic ("test test … junk", the one
+ * anvil and Hardhat use, so wallets and scripts already know its accounts) funds 20 accounts with 10,000 ETH each;
+ * account 0 is also the chain's only Clique signer. Chain id 1337 (geth --dev), every fork through Shanghai from
+ * genesis, 2 s blocks, 30 M gas. The genesis is built as geth-format JSON and goes through the same parser as any
+ * other network's genesis.json.
+ */
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { buildCliqueExtra } from '../../consensus/clique/extraData.ts';
+import { bytesToHex } from '../../primitives/hex.ts';
+import { addressFromPrivateKey } from '../../primitives/secp256k1/index.ts';
+import { toChecksumAddress } from '../../primitives/address.ts';
+
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+export const DEV_CHAIN_ID = 1337;
+export const DEV_ACCOUNT_COUNT = 20;
+/** 10,000 ETH in wei. */
+export const DEV_BALANCE = 10_000n * 10n ** 18n;
+
+export interface DevAccount {
+  /** EIP-55 address. */
+  address: string;
+  /** 0x-prefixed private key: public knowledge, for development only. */
+  privateKey: string;
+}
+
+/** Accounts m/44'/60'/0'/0/i of the dev mnemonic. */
+export function devAccounts(count = DEV_ACCOUNT_COUNT): DevAccount[] {
+  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(DEV_MNEMONIC));
+  return Array.from({ length: count }, (_, i) => {
+    const key = root.derive(`m/44'/60'/0'/0/${i}`).privateKey as Uint8Array;
+    return { address: toChecksumAddress(addressFromPrivateKey(key)), privateKey: bytesToHex(key) };
+  });
+}
+
+/** The dev chain's genesis.json (geth format) with `period` seconds between blocks. */
+export function devGenesisJson(accounts: readonly DevAccount[] = devAccounts(), period = 2): Record<string, unknown> {
+  const signer = Buffer.from(accounts[0].address.slice(2), 'hex');
+  const alloc: Record<string, { balance: string }> = {};
+  for (const a of accounts) alloc[a.address.slice(2).toLowerCase()] = { balance: '0x' + DEV_BALANCE.toString(16) };
+  const forks = ['homestead', 'eip150', 'eip155', 'eip158', 'byzantium', 'constantinople', 'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier'];
+  return {
+    config: {
+      chainId: DEV_CHAIN_ID,
+      ...Object.fromEntries(forks.map((f) => [`${f}Block`, 0])),
+      shanghaiTime: 0,
+      clique: { period, epoch: 900 },
+    },
+    nonce: '0x0',
+    timestamp: '0x0',
+    extraData: bytesToHex(buildCliqueExtra(new Uint8Array(32), [signer])),
+    gasLimit: '0x1c9c380',
+    difficulty: '0x1',
+    mixHash: '0x' + '00'.repeat(32),
+    coinbase: '0x' + '00'.repeat(20),
+    alloc,
+  };
+}
