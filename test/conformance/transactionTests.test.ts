@@ -17,6 +17,7 @@ import {
   type TxErrorCode,
 } from '../../core/chain/transaction/index.ts';
 import { bytesToHex, looseHexToBytes } from '../../core/primitives/hex.ts';
+import { createNativeSecp256k1, createNobleSecp256k1, nativeSecp256k1Available } from '../../core/primitives/secp256k1/index.ts';
 import { conformancePath, jsonFilesUnder, readJson } from '../support/conformance.ts';
 
 interface Expectation {
@@ -86,6 +87,8 @@ const EXPECTED_CODES: Record<string, TxErrorCode[]> = {
 const TEST_FORKS = (process.env.XONE_TX_TEST_FORKS ?? 'London,Shanghai').split(',').map((f) => f.trim());
 const DIR = process.env.XONE_TX_TEST_DIR ?? conformancePath('ethereum-tests', 'TransactionTests');
 const files = jsonFilesUnder(DIR);
+/** Every valid vector's sender is recovered by each backend, so both stand on the same vectors. */
+const BACKENDS = nativeSecp256k1Available() ? [createNativeSecp256k1(), createNobleSecp256k1()] : [createNobleSecp256k1()];
 
 /** Everything a node does with raw transaction bytes before execution: decode, static rules, recover. */
 function process_(bytes: Uint8Array, fork: Fork): { tx: Transaction; sender: Uint8Array } {
@@ -112,6 +115,7 @@ describe('TransactionTests', () => {
               expect(bytesToHex(tx.hash)).toBe(want.hash);
               expect(bytesToHex(sender)).toBe(want.sender);
               expect(intrinsicGas(tx, fork)).toBe(BigInt(want.intrinsicGas as string));
+              for (const backend of BACKENDS) expect(bytesToHex(recoverSender(tx, backend)), backend.name).toBe(want.sender);
             });
           } else {
             it(`invalid (${want.exception}): ${name}`, () => {
