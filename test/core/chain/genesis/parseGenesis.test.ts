@@ -1,6 +1,13 @@
 /** genesis.json parsing: defaults as geth applies them, and a typed error naming the key for each bad input. */
 import { describe, expect, it } from 'vitest';
-import { parseGenesis, GenesisError, INITIAL_BASE_FEE, DEFAULT_GENESIS_GAS_LIMIT } from '../../../../core/chain/genesis/index.ts';
+import {
+  parseGenesis,
+  genesisFromBlockchainTest,
+  GenesisError,
+  INITIAL_BASE_FEE,
+  DEFAULT_GENESIS_GAS_LIMIT,
+} from '../../../../core/chain/genesis/index.ts';
+import { conformancePath, readJson } from '../../../support/conformance.ts';
 import { EMPTY_TRIE_ROOT } from '../../../../core/chain/header/index.ts';
 import { bytesToHex } from '../../../../core/primitives/hex.ts';
 
@@ -99,4 +106,22 @@ describe('parseGenesis', () => {
       if (key) expect(err.meta.key).toBe(key);
     });
   }
+});
+
+describe('genesisFromBlockchainTest', () => {
+  const file = conformancePath('ethereum-tests', 'BlockchainTests', 'ValidBlocks', 'bcValidBlockTest', 'SimpleTx.json');
+  const fixture = Object.values(
+    readJson<Record<string, { network: string; genesisBlockHeader: Record<string, string>; pre: Record<string, unknown> }>>(file),
+  )[0];
+
+  it('error: a fixture whose declared stateRoot disagrees with pre is a GENESIS_MISMATCH naming stateRoot', () => {
+    const tampered = { ...fixture, genesisBlockHeader: { ...fixture.genesisBlockHeader, stateRoot: '0x' + '11'.repeat(32) } };
+    expect(() => genesisFromBlockchainTest(tampered)).toThrow(
+      expect.objectContaining({ code: 'GENESIS_MISMATCH', meta: expect.objectContaining({ key: 'stateRoot' }) }),
+    );
+  });
+
+  it('error: an unknown network is refused', () => {
+    expect(() => genesisFromBlockchainTest({ ...fixture, network: 'Atlantis' })).toThrow(GenesisError);
+  });
 });
