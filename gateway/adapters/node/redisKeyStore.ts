@@ -1,0 +1,57 @@
+import type { Redis } from 'ioredis';
+import type { ApiKeyRecord, KeyStore } from '../../keys/types.ts';
+import { createRedis } from './redisClient.ts';
+
+/**
+ * Key records in Redis (`<prefix>key:<id>` → JSON, ids in the set `<prefix>keys`). Every write publishes the id on
+ * `<prefix>keys:changed`; every instance subscribes (its own connection) and drops the id from its key cache, so a
+ * revocation reaches all instances within one pub/sub hop.
+ */
+export class RedisKeyStore implements KeyStore {
+  private readonly listeners: ((id: string) => void)[] = [];
+  private sub: Redis | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly url?: string,
+  ) {}
+
+  private get channel(): string {
+    return `${this.prefix}keys:changed`;
+  }
+
+  async get(id: string): Promise<ApiKeyRecord | undefined> {
+    const raw = await this.redis.get(`${this.prefix}key:${id}`);
+    return raw ? (JSON.parse(raw) as ApiKeyRecord) : undefined;
+  }
+
+  async put(record: ApiKeyRecord): Promise<void> {
+    await this.redis.multi().set(`${this.prefix}key:${record.id}`, JSON.stringify(record)).sadd(`${this.prefix}keys`, record.id).exec();
+    await this.redis.publish(this.channel, record.id);
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    const ids = await this.redis.smembers(`${this.prefix}keys`);
+    if (ids.length === 0) return [];
+    const raws = await this.redis.mget(ids.map((id) => `${this.prefix}key:${id}`));
+    return raws.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as ApiKeyRecord);
+  }
+
+  onInvalidate(listener: (id: string) => void): void {
+    this.listeners.push(listener);
+    if (this.sub || !this.url) return;
+    // Subscriber connection: it may queue while reconnecting (it only receives), and re-subscribes on reconnect.
+    const sub = createRedis(this.url);
+    sub.options.enableOfflineQueue = true;
+    this.sub = sub;
+    void sub.subscribe(this.channel).catch(() => undefined);
+    sub.on('message', (_channel: string, id: string) => {
+      for (const l of this.listeners) l(id);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.sub?.disconnect();
+  }
+}

@@ -1,0 +1,43 @@
+import type { Redis } from 'ioredis';
+import type { ChargeResult, RateLimiter, ScopeBucket } from '../../ratelimit/types.ts';
+import { GCRA_LUA } from './redisLimiterScript.ts';
+
+type GcraRedis = Redis & { xoneGcra(...args: (string | number)[]): Promise<string[]> };
+
+/**
+ * The shared limiter: every instance charges the same Redis keys through one Lua script (one round trip per
+ * request, whatever the batch size). Failures surface as rejections; FallbackLimiter applies the fail modes.
+ */
+export class RedisLimiter implements RateLimiter {
+  private readonly redis: GcraRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    if (!('xoneGcra' in redis)) redis.defineCommand('xoneGcra', { lua: GCRA_LUA });
+    this.redis = redis as GcraRedis;
+  }
+
+  async charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult> {
+    const keys = buckets.map((b) => `${this.prefix}rl:${b.scope}:${b.id}`);
+    const args: (string | number)[] = [buckets.length];
+    for (const b of buckets) {
+      const interval = 1000 / b.params.ratePerSec;
+      args.push(interval, b.params.burst * interval);
+    }
+    args.push(...costs);
+    const out = await this.redis.xoneGcra(keys.length, ...keys, ...args);
+    const admitted = Number(out[0]);
+    const deniedIdx = Number(out[1]);
+    const scopes = buckets.map((b, s) => ({
+      scope: b.scope,
+      limit: b.params.burst,
+      remaining: Math.max(0, Number(out[3 + 2 * s])),
+      resetMs: Math.max(0, Number(out[4 + 2 * s])),
+    }));
+    if (deniedIdx === 0) return { admitted, scopes };
+    const refusedBucket = buckets[deniedIdx - 1] as ScopeBucket;
+    return { admitted, scopes, denied: { scope: refusedBucket.scope, retryAfterMs: Number(out[2]), cost: costs[admitted] ?? 0 } };
+  }
+}

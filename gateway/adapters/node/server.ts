@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Redis } from 'ioredis';
+import { createAdminApp } from '../../admin/adminApp.ts';
+import type { GatewayConfig } from '../../config/types.ts';
+import { createGateway, type Gateway, type GatewayPorts } from '../../gateway.ts';
+import { KeyHasher } from '../../keys/hash.ts';
+import { KeyService } from '../../keys/keyService.ts';
+import type { KeyStore } from '../../keys/types.ts';
+import type { LogSink } from '../../middleware/callLog/callLog.ts';
+import type { GatewayMetrics } from '../../metrics/types.ts';
+import { createNodeFetch } from './nodeFetch.ts';
+import { createPromMetrics } from './promMetrics.ts';
+import { RedisCache } from './redisCache.ts';
+import { createRedis, waitReady } from './redisClient.ts';
+import { RedisKeyStore } from './redisKeyStore.ts';
+import { RedisLimiter } from './redisLimiter.ts';
+import { RedisSharedHead } from './redisSharedHead.ts';
+import { attachWsProxy } from './wsProxy.ts';
+
+/** A running gateway on Node. */
+export interface RunningGateway {
+  gateway: Gateway;
+  port: number;
+  adminPort: number;
+  metrics: GatewayMetrics;
+  metricsText(): Promise<string>;
+  keys?: KeyService;
+  close(): Promise<void>;
+}
+
+/** Options of startGateway. */
+export interface StartOptions {
+  /** Log sink (default: one JSON line per call on stdout). */
+  sink?: LogSink;
+  /** Override metrics (default prom-client). */
+  metrics?: GatewayMetrics;
+  /** Start health probes and head polling (default true). */
+  start?: boolean;
+}
+
+const stdoutSink: LogSink = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+/**
+ * Starts one gateway instance: Redis backends when `redis.url` is set (limiter, shared head, L2 cache, key store
+ * with pub/sub invalidation), the public server (HTTP + WebSocket proxy) and the admin server. Port 0 picks a free
+ * port (tests). Closes in reverse order of construction.
+ */
+export async function startGateway(config: GatewayConfig, opts: StartOptions = {}): Promise<RunningGateway> {
+  const prom = createPromMetrics({ defaults: !opts.metrics });
+  const metrics = opts.metrics ?? prom.metrics;
+  const redisClients: Redis[] = [];
+  let keyStore: KeyStore | undefined;
+  const ports: GatewayPorts = {
+    fetch: createNodeFetch(),
+    metrics,
+    sink: opts.sink ?? stdoutSink,
+    remoteAddress: (c) => getConnInfo(c).remote.address,
+  };
+  if (config.redis.url) {
+    const redis = createRedis(config.redis.url, { commandTimeoutMs: Math.max(config.rateLimit.backendTimeoutMs * 4, 200) });
+    redisClients.push(redis);
+    await waitReady(redis).catch(() => undefined);
+    if (config.rateLimit.backend === 'redis') ports.sharedLimiter = new RedisLimiter(redis, config.redis.prefix);
+    ports.sharedHead = new RedisSharedHead(redis, config.redis.prefix);
+    if (config.cache.redis) ports.sharedCache = new RedisCache(redis, config.redis.prefix);
+    keyStore = new RedisKeyStore(redis, config.redis.prefix, config.redis.url);
+    ports.keyStore = keyStore;
+  }
+  const gateway = createGateway(config, ports);
+  if (opts.start !== false) gateway.start();
+  const server = serve({ fetch: gateway.app.fetch, hostname: config.listen.host, port: config.listen.port }) as Server;
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  const stopWs = attachWsProxy(server, gateway, config, metrics);
+  const keys = keyStore ? new KeyService(keyStore, new KeyHasher(config.identity.keySecret), Object.keys(config.tiers)) : undefined;
+  const metricsText = () => prom.registry.metrics();
+  let admin: Server | undefined;
+  if (config.admin.port !== 0 || config.admin.token) {
+    const adminApp = createAdminApp({ token: config.admin.token, keys, metricsText });
+    admin = serve({ fetch: adminApp.fetch, hostname: config.admin.host, port: config.admin.port }) as Server;
+    await new Promise<void>((resolve) => (admin?.listening ? resolve() : admin?.once('listening', () => resolve())));
+  }
+  return {
+    gateway,
+    port: (server.address() as AddressInfo).port,
+    adminPort: admin ? (admin.address() as AddressInfo).port : 0,
+    metrics,
+    metricsText,
+    keys,
+    async close() {
+      admin?.closeAllConnections();
+      admin?.close();
+      stopWs();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.close();
+      await keyStore?.close?.();
+      for (const r of redisClients) r.disconnect();
+    },
+  };
+}

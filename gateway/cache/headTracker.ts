@@ -1,0 +1,78 @@
+import type { GatewayMetrics } from '../metrics/types.ts';
+import type { BlockId, HeadState, SharedHead } from './head.ts';
+
+/** What the tracker needs from the outside. */
+export interface HeadTrackerDeps {
+  shared: SharedHead;
+  metrics: GatewayMetrics;
+  /** Fetches the canonical block at a height (used to walk back through a reorg). */
+  fetchBlock(n: number): Promise<BlockId | undefined>;
+  /** Called with every block hash that left the canonical chain, so dependent cache entries go. */
+  onReplaced(hash: string): void;
+  maxReorgDepth: number;
+}
+
+/**
+ * Keeps the monotonic shared head and a height → hash map of the unfinalized chain. Each new head is linked to its
+ * parent: if the stored hash at the parent's height differs, that block was replaced, so the tracker fetches the
+ * canonical block there, evicts the old hash, and walks back until the chain links up (at most maxReorgDepth).
+ */
+export class HeadTracker {
+  private head: HeadState | undefined;
+  private readonly hashes = new Map<number, string>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: HeadTrackerDeps) {}
+
+  /** The served head, or undefined before the first update. */
+  get state(): HeadState | undefined {
+    return this.head;
+  }
+
+  /** The canonical hash the gateway knows at `n` (unfinalized heights only). */
+  hashAt(n: number): string | undefined {
+    return this.hashes.get(n);
+  }
+
+  /** Feeds a new head (from polling or newHeads) with the safe/finalized numbers seen with it; updates are serialised. */
+  update(block: BlockId, safe: number, finalized: number): Promise<void> {
+    this.chain = this.chain.then(() => this.apply(block, safe, finalized)).catch(() => undefined);
+    return this.chain;
+  }
+
+  private async apply(block: BlockId, safe: number, finalized: number): Promise<void> {
+    this.setHash(block.number, block.hash);
+    // A reorg to a shorter chain: heights above the new head no longer exist.
+    for (const n of [...this.hashes.keys()]) if (n > block.number) this.drop(n);
+    let child = block;
+    for (let depth = 0; depth < this.deps.maxReorgDepth; depth++) {
+      const stored = this.hashes.get(child.number - 1);
+      if (stored === undefined || stored === child.parentHash) break;
+      const parent = await this.deps.fetchBlock(child.number - 1);
+      if (!parent || parent.hash !== child.parentHash) {
+        // The upstream moved again under us: forget this height rather than guess.
+        this.drop(child.number - 1);
+        break;
+      }
+      this.setHash(parent.number, parent.hash);
+      child = parent;
+    }
+    this.head = await this.deps.shared.advance({ latest: block.number, safe, finalized });
+    this.deps.metrics.head('latest', this.head.latest);
+    this.deps.metrics.head('safe', this.head.safe);
+    this.deps.metrics.head('finalized', this.head.finalized);
+    for (const n of [...this.hashes.keys()]) if (n < this.head.finalized) this.hashes.delete(n);
+  }
+
+  private setHash(n: number, hash: string): void {
+    const old = this.hashes.get(n);
+    if (old !== undefined && old !== hash) this.deps.onReplaced(old);
+    this.hashes.set(n, hash);
+  }
+
+  private drop(n: number): void {
+    const old = this.hashes.get(n);
+    if (old !== undefined) this.deps.onReplaced(old);
+    this.hashes.delete(n);
+  }
+}

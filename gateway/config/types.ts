@@ -1,0 +1,58 @@
+/** What a rate scope does when its shared backend (Redis) fails: admit, refuse, or use a local in-process bucket. */
+export type FailMode = 'open' | 'closed' | 'local';
+
+/** A token bucket: refills `ratePerSec` tokens per second up to `burst`. */
+export interface BucketParams {
+  ratePerSec: number;
+  burst: number;
+}
+
+/** A tier: bucket parameters and method policy shared by the keys (or keyless IPs) in it. */
+export interface TierConfig extends BucketParams {
+  /** When set, only these methods (exact names or `prefix_*`) are served. */
+  allowMethods?: string[];
+  /** Methods refused with -32004 (exact names or `prefix_*`). */
+  denyMethods: string[];
+}
+
+/** One upstream core node. */
+export interface UpstreamConfig {
+  url: string;
+  /** WebSocket URL for subscriptions (defaults to `url` with ws:/wss:). */
+  wsUrl?: string;
+  maxConcurrent: number;
+  maxQueued: number;
+  timeoutMs: number;
+}
+
+/** The whole gateway configuration (docs/gateway.md documents every field). */
+export interface GatewayConfig {
+  listen: { host: string; port: number };
+  admin: { host: string; port: number; token: string };
+  upstreams: UpstreamConfig[];
+  limits: { maxBodyBytes: number; maxBatchSize: number; maxDepth: number; callTimeoutMs: number };
+  identity: { trustedProxies: string[]; requireKey: boolean; keySecret: string; keyCacheTtlMs: number; negativeKeyCacheTtlMs: number };
+  tiers: Record<string, TierConfig>;
+  rateLimit: {
+    backend: 'memory' | 'redis';
+    failMode: { key: FailMode; ip: FailMode };
+    backendTimeoutMs: number;
+    defaultCost: number;
+    costs: Record<string, number>;
+  };
+  cache: {
+    enabled: boolean;
+    maxEntries: number;
+    maxEntryBytes: number;
+    redis: boolean;
+    realtimeTtlMs: number;
+    unfinalizedTtlMs: number;
+    finalizedTtlMs: number;
+    bypassHeader: string;
+  };
+  head: { pollMs: number; finalityDepth: number; maxReorgDepth: number };
+  health: { intervalMs: number; maxHeadAgeMs: number; maxLagBlocks: number; errorRateThreshold: number; retryAfterSec: number };
+  retry: { attempts: number };
+  log: { successSampleRate: number };
+  redis: { url: string; prefix: string };
+}

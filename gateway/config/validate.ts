@@ -1,0 +1,120 @@
+import { parseCidr } from '../address/ip.ts';
+import { DEFAULT_CONFIG } from './defaults.ts';
+import type { GatewayConfig, TierConfig, UpstreamConfig } from './types.ts';
+
+/** Thrown when the configuration is invalid; `problems` lists every bad key, one line each. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid gateway config:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Fields whose value is a map with free-form keys (validated separately), not a fixed-shape object. */
+const OPEN_MAPS = new Set(['tiers', 'rateLimit.costs']);
+
+/** Overlays `raw` on `base` key by key, checking each leaf's type against the default's and reporting unknown keys. */
+function overlay(base: unknown, raw: unknown, path: string, problems: string[]): unknown {
+  if (raw === undefined) return base;
+  if (OPEN_MAPS.has(path) || path === 'upstreams') return raw;
+  if (isObj(base)) {
+    if (!isObj(raw)) {
+      problems.push(`${path}: expected an object`);
+      return base;
+    }
+    const out: Obj = { ...base };
+    for (const [k, v] of Object.entries(raw)) {
+      const p = path ? `${path}.${k}` : k;
+      if (!(k in base)) problems.push(`${p}: unknown key`);
+      else out[k] = overlay(base[k], v, p, problems);
+    }
+    return out;
+  }
+  if (Array.isArray(base)) {
+    if (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string')) problems.push(`${path}: expected an array of strings`);
+    return raw;
+  }
+  if (typeof base === 'number' && (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0)) problems.push(`${path}: expected a number >= 0`);
+  else if (typeof base !== typeof raw) problems.push(`${path}: expected a ${typeof base}`);
+  return raw;
+}
+
+function checkUrl(url: unknown, path: string, protocols: string[], problems: string[]): void {
+  try {
+    if (typeof url !== 'string' || !protocols.includes(new URL(url).protocol)) throw new Error();
+  } catch {
+    problems.push(`${path}: expected a ${protocols.join(' or ')} URL`);
+  }
+}
+
+function checkUpstreams(raw: unknown, problems: string[]): UpstreamConfig[] {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    problems.push('upstreams: expected a non-empty array of {url} (or XONE_GATEWAY_UPSTREAMS)');
+    return [];
+  }
+  const base = { maxConcurrent: 64, maxQueued: 1024, timeoutMs: 10_000 };
+  return raw.map((u, i) => {
+    const one = (typeof u === 'string' ? { url: u } : u) as Obj;
+    const merged = overlay({ url: '', wsUrl: '', ...base }, one, `upstreams[${i}]`, problems) as UpstreamConfig;
+    checkUrl(merged.url, `upstreams[${i}].url`, ['http:', 'https:'], problems);
+    if (merged.wsUrl) checkUrl(merged.wsUrl, `upstreams[${i}].wsUrl`, ['ws:', 'wss:'], problems);
+    else merged.wsUrl = merged.url.replace(/^http/, 'ws');
+    if (merged.maxConcurrent < 1) problems.push(`upstreams[${i}].maxConcurrent: expected >= 1`);
+    return merged;
+  });
+}
+
+function checkTiers(raw: unknown, problems: string[]): Record<string, TierConfig> {
+  if (!isObj(raw)) {
+    problems.push('tiers: expected an object of tier name -> {ratePerSec, burst, denyMethods, allowMethods?}');
+    return {};
+  }
+  const out: Record<string, TierConfig> = {};
+  for (const [name, t] of Object.entries(raw)) {
+    const base = DEFAULT_CONFIG.tiers[name] ?? DEFAULT_CONFIG.tiers.default;
+    const tier = overlay({ ...base, allowMethods: [] }, t, `tiers.${name}`, problems) as TierConfig;
+    if (!(tier.ratePerSec > 0)) problems.push(`tiers.${name}.ratePerSec: expected > 0`);
+    if (!(tier.burst >= 1)) problems.push(`tiers.${name}.burst: expected >= 1`);
+    if (isObj(t) && !('allowMethods' in t)) delete tier.allowMethods;
+    out[name] = tier;
+  }
+  for (const required of ['anonymous', 'default']) if (!out[required]) problems.push(`tiers.${required}: required`);
+  return out;
+}
+
+/**
+ * Builds the configuration from a raw object (file contents with env already applied) over the defaults. Fails fast
+ * with a ConfigError listing every bad key rather than the first one.
+ */
+export function buildConfig(raw: unknown): GatewayConfig {
+  const problems: string[] = [];
+  if (raw !== undefined && !isObj(raw)) throw new ConfigError(['(root): expected an object']);
+  const cfg = overlay(DEFAULT_CONFIG, raw ?? {}, '', problems) as GatewayConfig;
+  cfg.upstreams = checkUpstreams((raw as Obj | undefined)?.upstreams, problems);
+  const costs = cfg.rateLimit.costs;
+  if (!isObj(costs) || Object.values(costs).some((c) => typeof c !== 'number' || !(c >= 0))) problems.push('rateLimit.costs: expected method -> number >= 0');
+  // A method costing more than a tier's burst is never admitted for that tier: a policy choice, not an error.
+  cfg.tiers = checkTiers(cfg.tiers, problems);
+  for (const scope of ['key', 'ip'] as const) {
+    if (!['open', 'closed', 'local'].includes(cfg.rateLimit.failMode[scope])) problems.push(`rateLimit.failMode.${scope}: expected open, closed or local`);
+  }
+  if (!['memory', 'redis'].includes(cfg.rateLimit.backend)) problems.push('rateLimit.backend: expected memory or redis');
+  const needsRedis = cfg.rateLimit.backend === 'redis' || cfg.cache.redis;
+  if (needsRedis && !cfg.redis.url) problems.push('redis.url: required when rateLimit.backend is redis or cache.redis is true (or XONE_GATEWAY_REDIS_URL)');
+  if (cfg.redis.url) checkUrl(cfg.redis.url, 'redis.url', ['redis:', 'rediss:'], problems);
+  if (cfg.redis.url && cfg.identity.keySecret.length < 16) problems.push('identity.keySecret: at least 16 characters required when keys are stored in Redis (or XONE_GATEWAY_KEY_SECRET)');
+  if (cfg.identity.requireKey && !cfg.redis.url) problems.push('identity.requireKey: needs redis.url (the key store)');
+  cfg.identity.trustedProxies.forEach((p, i) => {
+    if (!parseCidr(p)) problems.push(`identity.trustedProxies[${i}]: "${p}" is not an address or CIDR`);
+  });
+  if (cfg.admin.port !== 0 && cfg.admin.token.length < 16) problems.push('admin.token: at least 16 characters required unless admin.port is 0 (or XONE_GATEWAY_ADMIN_TOKEN)');
+  if (cfg.log.successSampleRate > 1) problems.push('log.successSampleRate: expected a number in [0, 1]');
+  if (cfg.limits.maxBatchSize < 1) problems.push('limits.maxBatchSize: expected >= 1');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return cfg;
+}

@@ -1,0 +1,38 @@
+/**
+ * The metrics the gateway records, behind a small interface so the Node adapter can back it with prom-client and the
+ * Workers entry with another sink. Every label is bounded: methods outside the known table become `other`.
+ * Names (Prometheus): docs/gateway.md "Metrics".
+ */
+export interface GatewayMetrics {
+  /** xone_gateway_rpc_calls_total{method,outcome,cache} and xone_gateway_rpc_call_duration_seconds{outcome}. */
+  call(method: string, outcome: 'ok' | 'rpc_error' | 'refused' | 'invalid' | 'unavailable', cache: string, seconds: number): void;
+  /** xone_gateway_ratelimit_decisions_total{scope,decision}. */
+  limiterDecision(scope: string, decision: 'allow' | 'deny'): void;
+  /** xone_gateway_ratelimit_backend_failures_total{scope,mode}: the shared backend failed and the fail mode decided. */
+  limiterBackendFailure(scope: string, mode: string): void;
+  /** xone_gateway_cache_requests_total{class,result}. */
+  cacheLookup(cls: string, result: 'hit' | 'miss' | 'coalesced' | 'bypass'): void;
+  /** xone_gateway_upstream_requests_total{upstream,status} and xone_gateway_upstream_duration_seconds{upstream}. */
+  upstreamRequest(upstream: string, status: string, seconds: number): void;
+  /** xone_gateway_upstream_healthy{upstream} and xone_gateway_head_lag_blocks{upstream}. */
+  upstreamHealth(upstream: string, healthy: boolean, lagBlocks: number): void;
+  /** xone_gateway_head_block{tag}. */
+  head(tag: 'latest' | 'safe' | 'finalized', block: number): void;
+  /** xone_gateway_ws_messages_total{direction}. */
+  wsMessage(direction: 'in' | 'out'): void;
+  /** xone_gateway_key_lookups_total{result}. */
+  keyLookup(result: 'hit' | 'miss' | 'invalid'): void;
+}
+
+/** Metrics that record nothing (tests, or a runtime without a sink). */
+export const noopMetrics: GatewayMetrics = {
+  call() {},
+  limiterDecision() {},
+  limiterBackendFailure() {},
+  cacheLookup() {},
+  upstreamRequest() {},
+  upstreamHealth() {},
+  head() {},
+  wsMessage() {},
+  keyLookup() {},
+};

@@ -1,0 +1,45 @@
+import type { Handler } from 'hono';
+import type { GatewayEnv } from '../../env.ts';
+import { RPC_ERRORS } from '../../rpc/errorTable.ts';
+import type { RpcCall } from '../../rpc/types.ts';
+import { handleCall, type CallDeps } from './handleCall.ts';
+
+/** Options of dispatch. */
+export interface DispatchOptions extends CallDeps {
+  /** Request header that skips cache reads (results are still stored). */
+  bypassHeader?: string;
+}
+
+/** The X-Cache value for a request: HIT, MISS, PARTIAL or BYPASS over its cacheable calls. */
+function xCache(calls: readonly RpcCall[], bypass: boolean): string | undefined {
+  if (bypass) return 'BYPASS';
+  const seen = calls.filter((c) => c.cache !== 'none' && c.cache !== 'bypass');
+  if (seen.length === 0) return undefined;
+  const hits = seen.filter((c) => c.cache === 'hit' || c.cache === 'coalesced').length;
+  return hits === seen.length ? 'HIT' : hits === 0 ? 'MISS' : 'PARTIAL';
+}
+
+/**
+ * The final handler: answers every admitted call concurrently, then writes the responses in request order. When
+ * every call failed for lack of an upstream the request is answered 503 with Retry-After.
+ */
+export const dispatch = ({ bypassHeader = 'x-cache-bypass', ...deps }: DispatchOptions): Handler<GatewayEnv> =>
+  async function dispatch(c) {
+    const rpc = c.get('rpc');
+    if (!rpc) return c.text('', 500);
+    const bypass = Boolean(c.req.header(bypassHeader));
+    const extra = c.get('extraHeaders');
+    const todo = rpc.calls.filter((call) => !call.response);
+    const failureHeaders = await Promise.all(todo.map((call) => handleCall(call, deps, bypass)));
+    const parts = rpc.calls.map((call) => {
+      const text = JSON.stringify(call.response);
+      call.bytesOut = text.length;
+      return text;
+    });
+    const headers: Record<string, string> = { ...extra, 'content-type': 'application/json' };
+    const cacheHeader = xCache(rpc.calls, bypass);
+    if (cacheHeader) headers['X-Cache'] = cacheHeader;
+    const allUnavailable = rpc.calls.every((call) => call.response && 'error' in call.response && call.response.error.code === RPC_ERRORS.unavailable.code);
+    if (allUnavailable) Object.assign(headers, ...failureHeaders);
+    return c.body(rpc.isBatch ? `[${parts.join(',')}]` : (parts[0] as string), allUnavailable ? 503 : 200, headers);
+  };

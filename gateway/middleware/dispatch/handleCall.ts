@@ -1,0 +1,76 @@
+import type { Coalescer } from '../../cache/coalescer.ts';
+import { toQuantity } from '../../cache/blockRef.ts';
+import { planCache, type HeadView } from '../../cache/plan.ts';
+import type { CacheStore } from '../../cache/types.ts';
+import type { GatewayConfig } from '../../config/types.ts';
+import type { GatewayMetrics } from '../../metrics/types.ts';
+import { toGatewayError } from '../../rpc/gatewayError.ts';
+import { rpcError, rpcResult, type RpcCall } from '../../rpc/types.ts';
+import type { ForwardResult, UpstreamPool } from '../../upstream/pool.ts';
+
+/** What answering one call needs. */
+export interface CallDeps {
+  pool: UpstreamPool;
+  head: HeadView;
+  cache?: CacheStore;
+  coalescer: Coalescer<ForwardResult>;
+  metrics: GatewayMetrics;
+  cacheConfig: GatewayConfig['cache'];
+  callTimeoutMs: number;
+}
+
+/**
+ * Answers one admitted call: from the head (eth_blockNumber), from the cache, by joining an identical in-flight
+ * call, or from an upstream (storing the result when the plan accepts it). Sets the call's response and the fields
+ * its log line reports; never throws (an error becomes the call's JSON-RPC error).
+ */
+export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean): Promise<Record<string, string>> {
+  const plan = deps.cache ? planCache(call.method, call.params, deps.head, deps.cacheConfig) : { kind: 'none' as const, cls: 'off' };
+  if ('blockRef' in plan) call.blockRef = plan.blockRef;
+  try {
+    if (plan.kind === 'head' && deps.head.state) {
+      call.cache = 'hit';
+      deps.metrics.cacheLookup('head', 'hit');
+      call.response = rpcResult(call.id, toQuantity(deps.head.state.latest));
+      return {};
+    }
+    if (plan.kind !== 'cache' || !deps.cache) {
+      const fr = await deps.pool.forward(call.method, call.params, deps.callTimeoutMs);
+      applyForward(call, fr);
+      return {};
+    }
+    const cache = deps.cache;
+    if (!bypass) {
+      const hit = await cache.get(plan.key);
+      if (hit !== undefined) {
+        call.cache = 'hit';
+        deps.metrics.cacheLookup(plan.cls, 'hit');
+        call.response = rpcResult(call.id, JSON.parse(hit));
+        return {};
+      }
+    }
+    const { value, coalesced } = await deps.coalescer.run(plan.key, deps.callTimeoutMs, async () => {
+      const fr = await deps.pool.forward(call.method, plan.params, deps.callTimeoutMs);
+      if (!fr.error) {
+        const { ttlMs, blockHash } = plan.accept(fr.result);
+        if (ttlMs > 0) await cache.set(plan.key, JSON.stringify(fr.result), ttlMs, blockHash);
+      }
+      return fr;
+    });
+    call.cache = bypass ? 'bypass' : coalesced ? 'coalesced' : 'miss';
+    deps.metrics.cacheLookup(plan.cls, bypass ? 'bypass' : coalesced ? 'coalesced' : 'miss');
+    applyForward(call, value);
+    return {};
+  } catch (err) {
+    const e = toGatewayError(err);
+    call.response = rpcError(call.id, e.toRpc());
+    return { ...e.headers };
+  }
+}
+
+function applyForward(call: RpcCall, fr: ForwardResult): void {
+  call.upstream = fr.upstream;
+  call.upstreamStatus = fr.status;
+  call.upstreamMs = fr.ms;
+  call.response = fr.error ? rpcError(call.id, fr.error) : rpcResult(call.id, fr.result);
+}

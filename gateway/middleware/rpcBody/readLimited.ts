@@ -1,0 +1,32 @@
+import { GatewayError } from '../../rpc/gatewayError.ts';
+
+/**
+ * Reads a request body as text, refusing it (413) as soon as it passes `max` bytes, so an oversized or lying
+ * Content-Length never makes the gateway buffer more than the limit.
+ */
+export async function readLimited(req: Request, max: number): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? '-1');
+  if (declared > max) throw new GatewayError('tooLarge', `request too large: ${declared} bytes exceeds ${max}`);
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new GatewayError('tooLarge', `request too large: more than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const all = new Uint8Array(total);
+  let off = 0;
+  for (const ch of chunks) {
+    all.set(ch, off);
+    off += ch.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}

@@ -1,0 +1,42 @@
+import type { BucketParams } from '../config/types.ts';
+
+/** The dimension a bucket limits. `key`: one API key; `ip`: one keyless client address (/64 for IPv6). */
+export type ScopeName = 'key' | 'ip';
+
+/** One bucket to charge: its scope, its identity within the scope, and its parameters. */
+export interface ScopeBucket {
+  scope: ScopeName;
+  id: string;
+  params: BucketParams;
+}
+
+/** The state of one bucket after a decision. */
+export interface ScopeState {
+  scope: ScopeName;
+  limit: number;
+  remaining: number;
+  /** Milliseconds until the bucket is full again. */
+  resetMs: number;
+}
+
+/**
+ * The outcome of charging a request's calls. Calls are admitted in order while every bucket has room (a prefix);
+ * the first call that does not fit and all after it are refused.
+ */
+export interface ChargeResult {
+  admitted: number;
+  scopes: ScopeState[];
+  /** Set when some call was refused: the bucket that refused it and when its cost will fit. */
+  denied?: { scope: ScopeName; retryAfterMs: number; cost: number };
+  /** Set when the shared backend failed and the scopes' fail modes decided instead. */
+  fallback?: boolean;
+}
+
+/**
+ * A rate limiter backend: charges the costs of a request's calls against all its buckets atomically (all buckets
+ * are deducted together, or the call is refused). Memory, Redis and (later) Durable Object implementations.
+ */
+export interface RateLimiter {
+  charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult>;
+  close?(): Promise<void>;
+}

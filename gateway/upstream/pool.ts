@@ -1,0 +1,130 @@
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { GatewayConfig } from '../config/types.ts';
+import { isIdempotent } from '../cache/classify.ts';
+import type { GatewayMetrics } from '../metrics/types.ts';
+import { GatewayError } from '../rpc/gatewayError.ts';
+import type { JsonRpcErrorObject } from '../rpc/types.ts';
+import { Upstream, type FetchLike } from './upstream.ts';
+
+/** The answer to one forwarded call: `result` or `error`, plus which upstream answered and how. */
+export interface ForwardResult {
+  result?: unknown;
+  error?: JsonRpcErrorObject;
+  upstream: string;
+  status: number;
+  ms: number;
+}
+
+/** A "the node already has this transaction" error: resending a transaction that made it is a success. */
+const ALREADY_KNOWN = /already known|known transaction|already imported|already exists/i;
+
+/**
+ * The upstream pool: picks a healthy, non-lagging upstream (least loaded first), forwards a call, and retries
+ * idempotent reads on another upstream after a network error, timeout, 5xx or 429. eth_sendRawTransaction is sent
+ * once and never retried blindly; "already known" is turned into success with the locally computed hash.
+ * With no healthy upstream it throws -32002 with Retry-After.
+ */
+export class UpstreamPool {
+  readonly upstreams: Upstream[];
+  private nextId = 1;
+  private rr = 0;
+
+  constructor(
+    private readonly cfg: Pick<GatewayConfig, 'upstreams' | 'health' | 'retry'>,
+    private readonly metrics: GatewayMetrics,
+    fetchFn: FetchLike,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    this.upstreams = cfg.upstreams.map((u, i) => new Upstream(u, i, fetchFn));
+  }
+
+  /** Highest head any upstream reported. */
+  get bestHead(): number {
+    return Math.max(-1, ...this.upstreams.map((u) => u.head));
+  }
+
+  /** Why an upstream may not be used now, or undefined when it may. */
+  unfitReason(u: Upstream): string | undefined {
+    const h = this.cfg.health;
+    if (u.syncing) return 'syncing';
+    if (u.errorRate > h.errorRateThreshold) return 'errors';
+    if (h.maxHeadAgeMs > 0 && u.headAt > 0 && this.now() - u.headAt > h.maxHeadAgeMs) return 'stale head';
+    if (u.head >= 0 && this.bestHead - u.head > h.maxLagBlocks) return 'lagging';
+    return undefined;
+  }
+
+  private pick(tried: Set<Upstream>): Upstream | undefined {
+    const fit = this.upstreams.filter((u) => !tried.has(u) && this.unfitReason(u) === undefined);
+    if (fit.length === 0) return undefined;
+    const start = this.rr++ % fit.length;
+    let best = fit[start] as Upstream;
+    for (const u of fit) if (u.load < best.load) best = u;
+    return best;
+  }
+
+  private unavailable(detail: string): GatewayError {
+    return new GatewayError('unavailable', detail, undefined, { 'Retry-After': String(this.cfg.health.retryAfterSec) });
+  }
+
+  /** Forwards one call; `deadlineMs` bounds the whole attempt sequence. */
+  async forward(method: string, params: unknown, deadlineMs: number): Promise<ForwardResult> {
+    const idempotent = isIdempotent(method);
+    const attempts = idempotent ? 1 + this.cfg.retry.attempts : 1;
+    const tried = new Set<Upstream>();
+    const end = this.now() + deadlineMs;
+    let lastProblem = 'no healthy upstream';
+    for (let a = 0; a < attempts; a++) {
+      const u = this.pick(tried);
+      if (!u) break;
+      tried.add(u);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+      let reply;
+      try {
+        reply = await u.send(body, end - this.now());
+      } catch (err) {
+        u.record(false);
+        this.metrics.upstreamRequest(u.name, 'network', 0);
+        lastProblem = `upstream ${u.name} failed: ${err instanceof Error ? err.name : 'error'}`;
+        if (this.now() >= end) break;
+        continue;
+      }
+      this.metrics.upstreamRequest(u.name, String(reply.status), reply.ms / 1000);
+      const rpc = reply.body as { result?: unknown; error?: JsonRpcErrorObject } | undefined;
+      if (reply.status === 429) {
+        u.record(true);
+        lastProblem = `upstream ${u.name} rate limited`;
+        if (a + 1 < attempts) continue;
+        const ms = Number(reply.retryAfter ?? 1) * 1000;
+        throw new GatewayError('limitExceeded', 'limit exceeded', { scope: 'upstream', retryAfterMs: ms }, reply.retryAfter ? { 'Retry-After': reply.retryAfter } : {});
+      }
+      if (reply.status >= 500 || !rpc || typeof rpc !== 'object' || !('result' in rpc || 'error' in rpc)) {
+        u.record(false);
+        lastProblem = `upstream ${u.name} answered HTTP ${reply.status}`;
+        continue;
+      }
+      u.record(true);
+      if (method === 'eth_sendRawTransaction' && rpc.error && ALREADY_KNOWN.test(rpc.error.message ?? '')) {
+        return { result: txHash(params), upstream: u.name, status: reply.status, ms: reply.ms };
+      }
+      return rpc.error
+        ? { error: rpc.error, upstream: u.name, status: reply.status, ms: reply.ms }
+        : { result: rpc.result, upstream: u.name, status: reply.status, ms: reply.ms };
+    }
+    throw this.unavailable(lastProblem);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.upstreams.map((u) => u.close()));
+  }
+}
+
+/** keccak-256 of the raw transaction: its hash, computed locally. */
+function txHash(params: unknown): string {
+  const raw = Array.isArray(params) && typeof params[0] === 'string' ? params[0] : '0x';
+  const hex = raw.replace(/^0x/, '');
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  let out = '0x';
+  for (const b of keccak_256(bytes)) out += b.toString(16).padStart(2, '0');
+  return out;
+}
