@@ -21,10 +21,12 @@ const MAX_NONCE = 2n ** 64n - 1n;
 export interface ApplyTxOptions {
   /** Skip the balance check (eth_call without funds): the sender is topped up to what it needs. */
   skipBalance?: boolean;
-  /** Skip the nonce equality check (eth_call). */
+  /** Call semantics (eth_call): skip the nonce equality check and the EIP-3607 sender-has-code check. */
   skipNonce?: boolean;
   /** Return the access list the execution touched (eth_createAccessList). */
   reportAccessList?: boolean;
+  /** eth_call semantics (geth's NoBaseFee): a message with zero fee fields skips the base-fee check. */
+  noBaseFee?: boolean;
   /** Never take the value-transfer fast path (so that a bench can compare). */
   noFastPath?: boolean;
 }
@@ -84,7 +86,8 @@ function validate(
     throw invalid('TX_INITCODE_TOO_LARGE', `initcode of ${tx.data.length} bytes exceeds ${MAX_INITCODE_SIZE}`);
   }
   const feeCap = tx.type === 2 ? tx.maxFeePerGas : tx.gasPrice;
-  if (env.baseFee !== undefined) {
+  const zeroFees = opts.noBaseFee === true && feeCap === 0n && tx.maxPriorityFeePerGas === 0n;
+  if (env.baseFee !== undefined && !zeroFees) {
     if (tx.type === 2 && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
       throw invalid('TX_TIP_ABOVE_FEE_CAP', `maxPriorityFeePerGas ${tx.maxPriorityFeePerGas} exceeds maxFeePerGas ${tx.maxFeePerGas}`);
     }
@@ -97,7 +100,7 @@ function validate(
     }
   }
   const account = state.getAccount(sender) ?? EMPTY_ACCOUNT;
-  if (hasCode(account)) throw invalid('TX_SENDER_NOT_EOA', `sender 0x${keyOf(sender)} has code (EIP-3607)`);
+  if (opts.skipNonce !== true && hasCode(account)) throw invalid('TX_SENDER_NOT_EOA', `sender 0x${keyOf(sender)} has code (EIP-3607)`);
   if (opts.skipNonce !== true && account.nonce !== tx.nonce) {
     throw invalid('TX_NONCE_MISMATCH', `nonce: expected ${account.nonce}, got ${tx.nonce} (sender 0x${keyOf(sender)})`, {
       field: 'nonce',
@@ -144,7 +147,8 @@ export async function applyTransaction(
   }
   state.commit();
   const price = effectiveGasPrice(tx, env);
-  const minerPrice = env.baseFee === undefined ? price : price - env.baseFee;
+  // Never negative: a valid transaction pays at least the base fee; only zero-fee calls price below it.
+  const minerPrice = env.baseFee === undefined || price < env.baseFee ? (env.baseFee === undefined ? price : 0n) : price - env.baseFee;
   const to = tx.to;
   if (to !== undefined && opts.noFastPath !== true && opts.reportAccessList !== true && !host.precompiles.has(keyOf(to))) {
     const target = state.getAccount(to);

@@ -1,0 +1,49 @@
+/**
+ * eth_estimateGas: the smallest gas limit with which the message succeeds, by binary search between the intrinsic
+ * gas and the cap (geth's algorithm: one run at the upper bound, then an optimistic guess from the gas it used, then
+ * bisection). A message that fails even at the upper bound reports why: its revert data, or the allowance.
+ */
+import { forkAt } from '../../chain/forks.ts';
+import { intrinsicGasOf } from '../intrinsicGas.ts';
+import { callGas, execute, messageOf } from './runCall.ts';
+import { CallError, type CallEnvironment, type CallOptions, type CallRequest } from './types.ts';
+
+/** Estimated gas of `req` at the environment's block. Throws CallError (CALL_REVERTED with `meta.data`, …). */
+export async function estimateGas(req: CallRequest, env: CallEnvironment, opts: CallOptions = {}): Promise<bigint> {
+  const fork = forkAt(env.config, Number(env.header.number), Number(env.header.timestamp));
+  let hi = callGas(req, opts);
+  if (req.gas === undefined && env.header.gasLimit < hi) hi = env.header.gasLimit;
+  const { tx } = messageOf(req, env, hi);
+  let lo = intrinsicGasOf(tx, fork) - 1n;
+  const ok = async (gas: bigint): Promise<{ ok: boolean; gasUsed: bigint; error?: string; data?: Uint8Array }> => {
+    try {
+      const r = await execute(req, env, gas, opts);
+      return { ok: r.status === 1, gasUsed: r.gasUsed, error: r.error, data: r.returnValue };
+    } catch (err) {
+      if (err instanceof CallError && err.code === 'CALL_INVALID') return { ok: false, gasUsed: 0n, error: err.message };
+      throw err;
+    }
+  };
+  const top = await ok(hi);
+  if (!top.ok) {
+    if (top.error === 'revert') throw new CallError('CALL_REVERTED', 'execution reverted', { data: top.data });
+    throw new CallError('CALL_GAS_EXCEEDS_ALLOWANCE', `gas required exceeds allowance (${hi})${top.error ? `: ${top.error}` : ''}`, {
+      allowance: hi.toString(),
+    });
+  }
+  // Plain transfers to accounts without code need exactly the intrinsic gas.
+  if (top.gasUsed === lo + 1n) {
+    const exact = await ok(top.gasUsed);
+    if (exact.ok) return top.gasUsed;
+  }
+  if (top.gasUsed - 1n > lo) lo = top.gasUsed - 1n;
+  // Optimistic guess: gas used plus the call stipend headroom and the 63/64 rule usually suffices.
+  const guess = ((top.gasUsed + 2300n) * 64n) / 63n;
+  if (guess < hi && (await ok(guess)).ok) hi = guess;
+  while (lo + 1n < hi) {
+    const mid = (lo + hi) / 2n;
+    if ((await ok(mid)).ok) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}

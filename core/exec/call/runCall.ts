@@ -1,0 +1,91 @@
+/**
+ * eth_call: runs a message against the state at a block without committing anything, with a gas cap and a wall
+ * clock timeout. Each call gets its own EVM instance, so concurrent calls never share a journal.
+ */
+import { forkAt } from '../../chain/forks.ts';
+import { EMPTY_ACCOUNT } from '../../state/account.ts';
+import { JournaledState } from '../../state/journaledState.ts';
+import { applyTransaction, type AppliedTx, type ApplyTxOptions } from '../applyTransaction.ts';
+import { TxInvalidError } from '../errors.ts';
+import { EvmHost } from '../evmHost.ts';
+import { blockEnvOf } from '../block/executeBlock.ts';
+import type { ExecTx } from '../types.ts';
+import { CallError, defaultCallOptions, type CallEnvironment, type CallOptions, type CallRequest, type CallResult } from './types.ts';
+
+const ZERO_ADDRESS = new Uint8Array(20);
+/** Steps between clock reads in the timeout check. */
+const STEPS_PER_CLOCK_CHECK = 1024;
+
+/** Builds the message of a call: unspecified fees are zero (no base-fee check), gas defaults to the cap. */
+export function messageOf(req: CallRequest, env: CallEnvironment, gas: bigint): { tx: ExecTx; sender: Uint8Array } {
+  const sender = req.from ?? ZERO_ADDRESS;
+  const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined;
+  const maxFee = req.maxFeePerGas ?? req.gasPrice ?? 0n;
+  const tip = req.maxPriorityFeePerGas ?? (dynamic ? 0n : maxFee);
+  const nonce = req.nonce ?? (env.state.getAccount(sender) ?? EMPTY_ACCOUNT).nonce;
+  return {
+    tx: {
+      type: dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
+      nonce,
+      gasLimit: gas,
+      gasPrice: maxFee,
+      maxFeePerGas: maxFee,
+      maxPriorityFeePerGas: tip,
+      to: req.to,
+      value: req.value ?? 0n,
+      data: req.data ?? new Uint8Array(0),
+      accessList: req.accessList ?? [],
+    },
+    sender,
+  };
+}
+
+/** The gas limit a call runs with: the request's, bounded by the cap (the cap when absent). */
+export function callGas(req: CallRequest, opts: CallOptions = {}): bigint {
+  const cap = opts.gasCap ?? defaultCallOptions.gasCap;
+  return req.gas === undefined || req.gas > cap ? cap : req.gas;
+}
+
+/** Runs one message; the low-level step shared by call, estimateGas and createAccessList. */
+export async function execute(
+  req: CallRequest,
+  env: CallEnvironment,
+  gas: bigint,
+  opts: CallOptions,
+  extra: ApplyTxOptions = {},
+): Promise<AppliedTx> {
+  const h = env.header;
+  const fork = forkAt(env.config, Number(h.number), Number(h.timestamp));
+  const state = new JournaledState(env.state);
+  const host = new EvmHost(env.config.chainId, fork, state);
+  const deadline = performance.now() + (opts.timeoutMs ?? defaultCallOptions.timeoutMs);
+  let steps = 0;
+  host.evm.events.on('step', () => {
+    if (++steps % STEPS_PER_CLOCK_CHECK === 0 && performance.now() > deadline) {
+      throw new CallError('CALL_TIMEOUT', `execution aborted (timeout = ${opts.timeoutMs ?? defaultCallOptions.timeoutMs} ms)`);
+    }
+  });
+  const blockEnv = blockEnvOf({ header: h, transactions: [], ommers: [] }, { config: env.config, fork, blockHash: env.blockHash });
+  // Gas beyond the block limit is allowed for calls: the cap is the bound, as in geth.
+  const evmBlock = host.bind(state, { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas });
+  const { tx, sender } = messageOf(req, env, gas);
+  try {
+    return await applyTransaction(host, evmBlock, state, blockEnv, tx, sender, gas, {
+      skipBalance: true,
+      skipNonce: true,
+      noBaseFee: true,
+      ...extra,
+    });
+  } catch (err) {
+    if (err instanceof TxInvalidError)
+      throw new CallError('CALL_INVALID', err.message.replace(/^invalid transaction: /, ''), err.meta as Record<string, unknown>);
+    throw err;
+  }
+}
+
+/** eth_call: the return data (or revert data) of `req` at the environment's block. */
+export async function call(req: CallRequest, env: CallEnvironment, opts: CallOptions = {}): Promise<CallResult> {
+  const r = await execute(req, env, callGas(req, opts), opts);
+  const reverted = r.error === 'revert';
+  return { returnData: r.returnValue, gasUsed: r.gasUsed, reverted, error: r.error };
+}

@@ -1,0 +1,61 @@
+/**
+ * Inputs and outputs of the RPC-facing execution entry points (eth_call, eth_estimateGas, eth_createAccessList).
+ * The RPC layer parses JSON into `CallRequest`, picks the block, and maps `CallError` codes to JSON-RPC errors.
+ */
+import type { ChainConfig } from '../../chain/forks.ts';
+import type { Header } from '../../chain/header/index.ts';
+import { XoneError } from '../../errors.ts';
+import type { StateReader } from '../../state/interface.ts';
+import type { AccessListEntry } from '../types.ts';
+
+/** A call as eth_call takes it; every field optional as in the JSON-RPC spec. */
+export interface CallRequest {
+  from?: Uint8Array;
+  /** Absent = contract creation. */
+  to?: Uint8Array;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+  accessList?: AccessListEntry[];
+  nonce?: bigint;
+}
+
+/** Limits of one call. */
+export interface CallOptions {
+  /** Upper bound of the gas a call may use (geth's --rpc.gascap). */
+  gasCap?: bigint;
+  /** Wall-clock budget in ms; the EVM stops with CALL_TIMEOUT past it. */
+  timeoutMs?: number;
+}
+
+/** Defaults of `CallOptions`: gas cap 50,000,000, timeout 5 s. */
+export const defaultCallOptions = { gasCap: 50_000_000n, timeoutMs: 5_000 } as const;
+
+/** The state and block a call runs against. */
+export interface CallEnvironment {
+  /** State after `header`'s block (e.g. HistoricalState for a number, the head's state for latest). */
+  state: StateReader;
+  header: Header;
+  config: ChainConfig;
+  /** Canonical hash by number, for BLOCKHASH. */
+  blockHash(number: bigint): Uint8Array | undefined;
+}
+
+/** Outcome of eth_call. */
+export interface CallResult {
+  /** Return data, or the revert data when `reverted`. */
+  returnData: Uint8Array;
+  gasUsed: bigint;
+  /** True when execution ended with REVERT. */
+  reverted: boolean;
+  /** EVM error text of a failed call (revert, out of gas, invalid opcode, …). */
+  error?: string;
+}
+
+export type CallErrorCode = 'CALL_TIMEOUT' | 'CALL_INVALID' | 'CALL_REVERTED' | 'CALL_GAS_EXCEEDS_ALLOWANCE';
+
+/** A call that could not produce a result; `meta.data` holds revert bytes for CALL_REVERTED. */
+export class CallError extends XoneError<CallErrorCode> {}

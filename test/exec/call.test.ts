@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { parseGenesis } from '../../core/chain/genesis/index.ts';
+import {
+  call,
+  callEnvironmentAt,
+  CallError,
+  createAccessList,
+  estimateGas,
+  type CallEnvironment,
+  type CallRequest,
+} from '../../core/exec/call/index.ts';
+import { importBlocks } from '../../core/exec/import/importFile.ts';
+import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
+import { openReadOnly, type ReadOnlyChainStore } from '../../core/store/index.ts';
+import { conformancePath } from '../support/conformance.ts';
+
+const DIR = conformancePath('execution-apis-london');
+const genesis = parseGenesis(readFileSync(join(DIR, 'genesis.json'), 'utf8'));
+
+/** Request and expected result of an execution-apis `.io` fixture. */
+function fixture(path: string): { params: Record<string, string>; result: unknown } {
+  const lines = readFileSync(join(DIR, path), 'utf8').split('\n');
+  const req = JSON.parse((lines.find((l) => l.startsWith('>> ')) as string).slice(3)) as { params: [Record<string, string>] };
+  const res = JSON.parse((lines.find((l) => l.startsWith('<< ')) as string).slice(3)) as { result: unknown };
+  return { params: req.params[0], result: res.result };
+}
+
+function requestOf(p: Record<string, string>): CallRequest {
+  return {
+    from: p.from ? hexToBytes(p.from) : undefined,
+    to: p.to ? hexToBytes(p.to) : undefined,
+    gas: p.gas ? BigInt(p.gas) : undefined,
+    data: p.data ? hexToBytes(p.data) : undefined,
+    value: p.value ? BigInt(p.value) : undefined,
+  };
+}
+
+let reader: ReadOnlyChainStore;
+let env: CallEnvironment;
+
+beforeAll(async () => {
+  const datadir = mkdtempSync(join(tmpdir(), 'xone-call-'));
+  const r = await importBlocks({ genesis, datadir, files: [join(DIR, 'chain.rlp')] });
+  expect(r.error).toBeUndefined();
+  reader = openReadOnly(datadir);
+  env = callEnvironmentAt(reader, genesis.config, 3);
+});
+
+afterAll(() => reader?.close());
+
+describe('call entry points against the execution-apis London chain', () => {
+  it.each(['eth_call/call-simple-contract.io', 'eth_call/call-simple-transfer.io'])('call: %s', async (path) => {
+    const f = fixture(path);
+    const r = await call(requestOf(f.params), env);
+    expect(bytesToHex(r.returnData)).toBe(f.result);
+  });
+
+  it.each(['eth_estimateGas/estimate-simple-contract.io', 'eth_estimateGas/estimate-simple-transfer.io'])(
+    'estimateGas: %s',
+    async (path) => {
+      const f = fixture(path);
+      expect(`0x${(await estimateGas(requestOf(f.params), env)).toString(16)}`).toBe(f.result);
+    },
+  );
+
+  it.each([
+    'eth_createAccessList/create-al-multiple-reads.io',
+    'eth_createAccessList/create-al-simple-contract.io',
+    'eth_createAccessList/create-al-simple-transfer.io',
+  ])('createAccessList: %s', async (path) => {
+    const f = fixture(path);
+    const r = await createAccessList(requestOf(f.params), env);
+    const got = {
+      accessList: r.accessList.map((e) => ({ address: bytesToHex(e.address), storageKeys: e.storageKeys.map(bytesToHex) })),
+      gasUsed: `0x${r.gasUsed.toString(16)}`,
+    };
+    expect(got).toEqual(f.result);
+  });
+
+  it('behavior: revert data comes back as bytes', async () => {
+    // PUSH1 0x2a PUSH1 0 MSTORE PUSH1 32 PUSH1 0 REVERT, deployed as initcode: a creation call that reverts with 42.
+    const r = await call({ data: hexToBytes('0x602a60005260206000fd') }, env);
+    expect(r.reverted).toBe(true);
+    expect(bytesToHex(r.returnData)).toBe(`0x${'00'.repeat(31)}2a`);
+    await expect(estimateGas({ data: hexToBytes('0x602a60005260206000fd') }, env)).rejects.toMatchObject({ code: 'CALL_REVERTED' });
+  });
+
+  it('error: an endless loop stops at the timeout', async () => {
+    // JUMPDEST PUSH1 0 JUMP: loops until gas or time runs out.
+    const started = performance.now();
+    const err = await call({ data: hexToBytes('0x5b600056'), gas: 50_000_000n }, env, { timeoutMs: 50 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CallError);
+    expect((err as CallError).code).toBe('CALL_TIMEOUT');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('behavior: the gas cap bounds a call', async () => {
+    const r = await call({ data: hexToBytes('0x5b600056'), gas: 10n ** 12n }, env, { gasCap: 100_000n, timeoutMs: 5_000 });
+    expect(r.gasUsed).toBe(100_000n);
+    expect(r.error).toBe('out of gas');
+  });
+});
