@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { splitRlpStream } from '../../core/primitives/rlp.ts';
+import { XoneError } from '../../core/errors.ts';
 import { headerHash } from '../../core/chain/header/index.ts';
 import { decodeBlock, encodeBlock, verifyBodyRoots } from '../../core/chain/block/index.ts';
 import { genesisFromBlockchainTest, parseGenesis } from '../../core/chain/genesis/index.ts';
@@ -72,4 +73,38 @@ describe('BlockchainTests genesis', () => {
       });
     }
   }
+});
+
+/** Invalid blocks whose fault is a header commitment to the body: verifyBodyRoots must name that commitment. */
+const BODY_ROOT_FAULTS: Record<string, string> = {
+  InvalidTransactionsRoot: 'transactionsRoot',
+  InvalidUnclesHash: 'ommersHash',
+  PostParisUncleHashIsNotEmpty: 'ommersHash',
+};
+
+describe('BlockchainTests invalid blocks', () => {
+  it('behavior: every invalid block decodes or is refused with a typed error; body-root faults are named', () => {
+    let named = 0;
+    for (const file of files) {
+      for (const c of Object.values(readJson<Record<string, BlockchainTestCase>>(file))) {
+        if (c.network !== 'London' && c.network !== 'Shanghai') continue;
+        for (const b of c.blocks) {
+          if (b.expectException === undefined) continue;
+          const field = BODY_ROOT_FAULTS[b.expectException];
+          let error: unknown;
+          try {
+            verifyBodyRoots(decodeBlock(hexToBytes(b.rlp)));
+          } catch (err) {
+            error = err;
+          }
+          if (error !== undefined) expect(error).toBeInstanceOf(XoneError);
+          if (field) {
+            expect(error).toMatchObject({ code: 'BLOCK_ROOT_MISMATCH', meta: { field } });
+            named++;
+          }
+        }
+      }
+    }
+    expect(named).toBeGreaterThanOrEqual(4);
+  });
 });
