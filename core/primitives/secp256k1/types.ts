@@ -75,6 +75,7 @@ export function checkPrivateKey(privateKey32: Uint8Array): void {
     throw new Secp256k1Error('SECP256K1_INVALID_PRIVATE_KEY', 'secp256k1: private key out of range [1, n-1]');
 }
 
+/** A message hash must be exactly 32 bytes (we sign and recover keccak256 digests, never raw messages). */
 export function checkHash(hash32: Uint8Array): void {
   if (!(hash32 instanceof Uint8Array) || hash32.length !== 32) {
     throw new Secp256k1Error('SECP256K1_INVALID_HASH', `secp256k1: message hash must be 32 bytes, got ${hash32?.length}`, {
@@ -89,6 +90,7 @@ export function scalarToBytes(value: bigint, out: Uint8Array, offset: number): v
   out.set(buf, offset);
 }
 
+/** Big-endian bytes to a scalar (r, s or a private key). */
 export function bytesToScalar(bytes: Uint8Array): bigint {
   return BigInt('0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'));
 }
