@@ -32,8 +32,9 @@ export class SecureTrie {
     return this.trie.root();
   }
 
-  commit(): Uint8Array {
-    return this.trie.commit();
+  /** See `Trie.commit`; `unload` drops in-memory nodes after writing them. */
+  commit(options?: { unload?: boolean }): Uint8Array {
+    return this.trie.commit(options);
   }
 
   /** Proof for the unhashed key, verifiable with `verifyProof(root, keccak256(key), proof)`. */
