@@ -10,18 +10,24 @@ export function extractKey(headers: Headers, pathKey: string | undefined): strin
   return pathKey || undefined;
 }
 
-/** True when `origin` matches an allow-list entry (exact, or `*.example.com` for any subdomain). */
+/**
+ * True when `origin` matches an allow-list entry: `*`, an exact origin (`https://app.example.com`), or a subdomain
+ * wildcard with or without scheme (`https://*.example.com`, `*.example.com`).
+ */
 export function originAllowed(origin: string | null, allow: readonly string[]): boolean {
   if (!origin) return false;
-  const o = origin.toLowerCase();
-  return allow.some((a) => {
-    const p = a.toLowerCase();
-    if (p === '*' || p === o) return true;
-    if (!p.startsWith('*.')) return false;
-    try {
-      return new URL(o).hostname.endsWith(p.slice(1));
-    } catch {
-      return false;
-    }
+  let url: URL;
+  try {
+    url = new URL(origin.toLowerCase());
+  } catch {
+    return false;
+  }
+  return allow.some((entry) => {
+    const p = entry.toLowerCase();
+    if (p === '*' || p === url.origin) return true;
+    const m = /^(?:([a-z]+):\/\/)?\*(\.[^/]+)$/.exec(p);
+    if (!m) return false;
+    if (m[1] && `${m[1]}:` !== url.protocol) return false;
+    return url.host.endsWith(m[2] as string);
   });
 }

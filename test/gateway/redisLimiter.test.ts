@@ -1,0 +1,92 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createNodeFetch } from '../../gateway/adapters/node/nodeFetch.ts';
+import { startRedis, type TestRedis } from '../support/redis.ts';
+import { ADMIN_TOKEN, call, post, startTestGateway, testConfig, type TestGateway } from './support/gateway.ts';
+import { ScriptChain, startScriptedUpstream, type ScriptedUpstream } from './support/scriptedUpstream.ts';
+
+// Two gateway instances share one real redis-server; A fails closed for keys, B falls back to a local bucket.
+// The backend timeout is generous so a loaded test machine does not trip the fail modes during the count.
+let redis: TestRedis;
+let up: ScriptedUpstream;
+let a: TestGateway;
+let b: TestGateway;
+const chain = new ScriptChain(10);
+const RATE = 20;
+const BURST = 1000;
+// A keep-alive http.request client: lighter than fetch, so 2,000 requests stay quick on a loaded machine.
+const fastFetch = createNodeFetch(256);
+
+beforeAll(async () => {
+  redis = await startRedis();
+  up = await startScriptedUpstream((m, p) => chain.answer(m, p) ?? { result: null });
+  const cfg = (failMode: string) =>
+    testConfig({
+      upstreams: [up.url],
+      redis: { url: redis.url, prefix: 'rl-test:' },
+      rateLimit: { backend: 'redis', failMode: { key: failMode, ip: 'open' }, backendTimeoutMs: 5_000 },
+      tiers: { anonymous: { ratePerSec: 10, burst: 20, denyMethods: [] }, default: { ratePerSec: RATE, burst: BURST, denyMethods: [] } },
+      log: { successSampleRate: 0 },
+    });
+  a = await startTestGateway(cfg('closed'), { start: false });
+  b = await startTestGateway(cfg('local'), { start: false });
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await up?.stop();
+  await redis?.stop();
+});
+
+async function redisNowMs(r: Redis): Promise<number> {
+  const [s, us] = await r.time();
+  return Number(s) * 1000 + Number(us) / 1000;
+}
+
+test('behavior: two instances sharing Redis admit within ±2 % of the bucket math under 2,000 concurrent requests; Redis killed → fail modes + metric', async () => {
+  const created = await fetch(`${a.adminUrl}/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ tier: 'default', label: 'load' }) });
+  const { key } = (await created.json()) as { key: string };
+  const auth = { authorization: `Bearer ${key}` };
+  const statuses: number[] = [];
+  const wallMs = () => performance.timeOrigin + performance.now();
+  let lastAdmitted = 0;
+  const send = async (url: string, id: number) => {
+    const res = await fastFetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(call('eth_chainId', [], id)), signal: AbortSignal.timeout(60_000) });
+    await res.text();
+    statuses.push(res.status);
+    if (res.status === 200) lastAdmitted = wallMs();
+  };
+  // Same kernel clock as Redis TIME (one machine): the bucket math runs from the first charge to the last admission.
+  const clock = new Redis(redis.url);
+  const skew = (await redisNowMs(clock)) - wallMs();
+  clock.disconnect();
+  const t0 = wallMs();
+  // Warm both instances (connections, key cache) with the first two requests; they count like any other.
+  await Promise.all([send(a.url, -1), send(b.url, -2)]);
+  let next = 0;
+  // 2,000 requests, 200 in flight at a time, alternating between the instances.
+  const worker = async () => {
+    while (next < 2000) {
+      const i = next++;
+      await send(i % 2 ? a.url : b.url, i);
+    }
+  };
+  await Promise.all(Array.from({ length: 200 }, worker));
+  const admitted = statuses.filter((s) => s === 200).length;
+  const refused = statuses.filter((s) => s === 429).length;
+  expect(admitted + refused).toBe(2002);
+  expect(Math.abs(skew)).toBeLessThan(50);
+  const expected = BURST + (RATE * (lastAdmitted - t0)) / 1000;
+  expect(Math.abs(admitted - expected) / expected).toBeLessThanOrEqual(0.02);
+  expect(await a.metricsText()).not.toMatch(/xone_gateway_ratelimit_backend_failures_total\{/);
+
+  // Redis dies: A (key scope fail-closed) refuses, B (local fallback bucket) admits; both count it.
+  await redis.kill();
+  const closed = await post(a.url, call('eth_chainId'), auth);
+  expect(closed.status).toBe(429);
+  expect(closed.body).toMatchObject({ error: { code: -32005, data: { scope: 'key' } } });
+  const local = await post(b.url, call('eth_chainId'), auth);
+  expect(local.status).toBe(200);
+  expect(await a.metricsText()).toMatch(/xone_gateway_ratelimit_backend_failures_total\{scope="key",mode="closed"\} [1-9]/);
+  expect(await b.metricsText()).toMatch(/xone_gateway_ratelimit_backend_failures_total\{scope="key",mode="local"\} [1-9]/);
+});
