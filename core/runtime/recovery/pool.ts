@@ -1,0 +1,156 @@
+/**
+ * The sender recovery pool: worker threads that recover big batches off the calling thread (seeds: "a batch under 64
+ * signatures runs in the calling process"). A batch is split into one chunk per worker; each chunk travels as one
+ * transferred ArrayBuffer both ways. A worker that dies mid-chunk costs nothing but time: its chunks are recovered
+ * in the calling thread and the pool carries on with the others.
+ */
+import type { Worker } from 'node:worker_threads';
+import type { Logger } from '../../log/types.ts';
+import type { Gauge, Histogram } from '../../metrics/types.ts';
+import { chooseSecp256k1, type Secp256k1Backend } from '../../primitives/secp256k1/index.ts';
+import { spawnTsWorker, waitForReady } from '../spawnTsWorker.ts';
+import { invalidSignature, InThreadSenderRecovery } from './inThread.ts';
+import { DEFAULT_INLINE_BELOW, defaultRecoveryWorkers, type RecoveryPoolOptions } from './options.ts';
+import { checkItems, packItems, recoverPacked, unpackAddresses, ITEM_BYTES } from './packed.ts';
+import type { RecoveryRequest, RecoveryResponse, RecoveryWorkerData } from './protocol.ts';
+import { SenderRecoveryError, type RecoveryItem, type SenderRecovery } from './types.ts';
+
+export interface RecoveryPoolDeps {
+  logger?: Logger;
+  metrics?: { recoveryQueueLength: Gauge; recoverySeconds: Histogram };
+}
+
+interface Job {
+  /** The caller's items, kept (not copied) for the fallback path: the packed buffer is transferred away. */
+  items: readonly RecoveryItem[];
+  count: number;
+  resolve: (r: RecoveryResponse) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: Map<number, Job>;
+  items: number;
+}
+
+/** A pool of recovery workers; call `init()` before `recover()` and `close()` at shutdown. */
+export class RecoveryPool implements SenderRecovery {
+  readonly size: number;
+  private readonly inlineBelow: number;
+  private readonly backendPreference: string | undefined;
+  private readonly inThread: InThreadSenderRecovery;
+  private readonly fallbackBackend: Secp256k1Backend;
+  private slots: Slot[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    { workers = defaultRecoveryWorkers(), inlineBelow = DEFAULT_INLINE_BELOW, backend }: RecoveryPoolOptions = {},
+    private readonly deps: RecoveryPoolDeps = {},
+  ) {
+    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`recovery workers must be an integer >= 1, got ${workers}`);
+    this.size = workers;
+    this.inlineBelow = inlineBelow;
+    this.backendPreference = backend;
+    this.fallbackBackend = chooseSecp256k1(backend);
+    this.inThread = new InThreadSenderRecovery(this.fallbackBackend, deps.metrics);
+  }
+
+  /** Starts the workers and waits until each has recovered its warm-up signature. */
+  async init(): Promise<void> {
+    const data: RecoveryWorkerData = { backend: this.backendPreference };
+    const workers = Array.from({ length: this.size }, (_, i) =>
+      spawnTsWorker(new URL('./worker.ts', import.meta.url), data, { name: `xone-recovery-${i}` }),
+    );
+    try {
+      await Promise.all(workers.map((w) => waitForReady(w)));
+    } catch (err) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      throw new SenderRecoveryError('RECOVERY_WORKER_FAILED', `recovery worker failed to start: ${(err as Error).message}`);
+    }
+    for (const worker of workers) {
+      const slot: Slot = { worker, inFlight: new Map(), items: 0 };
+      worker.on('message', (res: RecoveryResponse) => this.settle(slot, res));
+      worker.on('error', (err) => this.retire(slot, err.message));
+      worker.on('exit', (code) => this.retire(slot, `exited with code ${code}`));
+      worker.unref();
+      this.slots.push(slot);
+    }
+  }
+
+  /** Workers still alive. */
+  liveWorkers(): number {
+    return this.slots.length;
+  }
+
+  async recover(items: readonly RecoveryItem[]): Promise<Uint8Array[]> {
+    if (this.closed) throw new SenderRecoveryError('RECOVERY_CLOSED', 'sender recovery pool is closed');
+    if (items.length < this.inlineBelow || this.slots.length === 0) return this.inThread.recoverSync(items);
+    checkItems(items);
+    const stop = this.deps.metrics?.recoverySeconds.startTimer();
+    const chunkSize = Math.ceil(items.length / this.slots.length);
+    const chunks: Promise<RecoveryResponse>[] = [];
+    for (let start = 0; start < items.length; start += chunkSize) chunks.push(this.dispatch(items.slice(start, start + chunkSize)));
+    const results = await Promise.all(chunks);
+    stop?.();
+    const out: Uint8Array[] = [];
+    for (let c = 0; c < results.length; c++) {
+      const { addresses, failedIndex, failure } = results[c];
+      if (failedIndex >= 0) throw invalidSignature(c * chunkSize + failedIndex, failure ?? 'no public key');
+      out.push(...unpackAddresses(addresses));
+    }
+    return out;
+  }
+
+  /** Stops the workers; later `recover()` calls reject with RECOVERY_CLOSED. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = this.slots;
+    this.slots = [];
+    for (const slot of slots) this.runInline(slot); // answer callers still waiting, then stop
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private dispatch(items: readonly RecoveryItem[]): Promise<RecoveryResponse> {
+    const packed = packItems(items);
+    const slot = this.slots.reduce((a, b) => (b.items < a.items ? b : a));
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      const job: Job = { items, count: items.length, resolve };
+      slot.inFlight.set(id, job);
+      slot.items += job.count;
+      this.deps.metrics?.recoveryQueueLength.inc(job.count);
+      const req: RecoveryRequest = { id, packed };
+      slot.worker.postMessage(req, [packed]);
+    });
+  }
+
+  private settle(slot: Slot, res: RecoveryResponse): void {
+    const job = slot.inFlight.get(res.id);
+    if (!job) return;
+    slot.inFlight.delete(res.id);
+    slot.items -= job.count;
+    this.deps.metrics?.recoveryQueueLength.dec(job.count);
+    job.resolve(res);
+  }
+
+  /** A worker died: drop it and recover its chunks here, so no caller loses its answer. */
+  private retire(slot: Slot, why: string): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    this.slots.splice(index, 1);
+    this.deps.logger?.error('recovery worker died; its chunks run in the calling thread', {
+      why,
+      chunks: slot.inFlight.size,
+      live: this.slots.length,
+    });
+    this.runInline(slot);
+  }
+
+  private runInline(slot: Slot): void {
+    for (const [id, job] of [...slot.inFlight]) this.settle(slot, { id, ...recoverPacked(packItems(job.items), this.fallbackBackend) });
+  }
+}
+
+/** Items per chunk buffer (exported for the benchmark's report). */
+export const BYTES_PER_ITEM = ITEM_BYTES;

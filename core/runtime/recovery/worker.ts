@@ -1,0 +1,24 @@
+/** Entry of one recovery worker: warm up, say ready, then recover each packed chunk it is sent and move the answer back. */
+import { parentPort } from 'node:worker_threads';
+import { chooseSecp256k1 } from '../../primitives/secp256k1/index.ts';
+import { tsWorkerData } from '../spawnTsWorker.ts';
+import { recoverPacked } from './packed.ts';
+import type { RecoveryWorkerData, RecoveryRequest, RecoveryResponse } from './protocol.ts';
+import { warmUp } from './warmup.ts';
+
+const port = parentPort;
+if (!port) throw new Error('recovery worker must run in a worker thread');
+const { backend: preference } = tsWorkerData<RecoveryWorkerData>();
+
+try {
+  const backend = chooseSecp256k1(preference);
+  warmUp(backend);
+  port.on('message', (req: RecoveryRequest) => {
+    const { addresses, failedIndex, failure } = recoverPacked(req.packed, backend);
+    const res: RecoveryResponse = { id: req.id, addresses, failedIndex, failure };
+    port.postMessage(res, [addresses]);
+  });
+  port.postMessage({ type: 'ready', backend: backend.name });
+} catch (err) {
+  port.postMessage({ type: 'ready', error: (err as Error).message });
+}

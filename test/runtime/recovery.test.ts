@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Worker } from 'node:worker_threads';
+import { createMetrics } from '../../core/metrics/index.ts';
+import { keccak256 } from '../../core/primitives/keccak.ts';
+import { addressFromPrivateKey, defaultSecp256k1, SECP256K1_N } from '../../core/primitives/secp256k1/index.ts';
+import { InThreadSenderRecovery, RecoveryPool, SenderRecoveryError, type RecoveryItem } from '../../core/runtime/recovery/index.ts';
+
+// Real signatures from 8 keys over distinct messages.
+const backend = defaultSecp256k1();
+const keys = Array.from({ length: 8 }, (_, i) => keccak256(new TextEncoder().encode(`key ${i}`)));
+const addresses = keys.map((k) => addressFromPrivateKey(k));
+function signed(n: number): { items: RecoveryItem[]; expected: Uint8Array[] } {
+  const items: RecoveryItem[] = [];
+  const expected: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const hash = keccak256(new TextEncoder().encode(`message ${i}`));
+    const { r, s, recovery } = backend.sign(hash, keys[i % keys.length]);
+    items.push({ hash, r, s, recovery });
+    expected.push(addresses[i % keys.length]);
+  }
+  return { items, expected };
+}
+// An r that is the x of no curve point: recovery has no answer.
+function noPointR(): bigint {
+  const h = new Uint8Array(32).fill(1);
+  for (let r = 1n; ; r++) {
+    try {
+      backend.recoverPublicKey(h, r, 1n, 0);
+    } catch {
+      return r;
+    }
+  }
+}
+const fixture = signed(300);
+const hex = (a: Uint8Array[]): string[] => a.map((b) => Buffer.from(b).toString('hex'));
+const errorOf = async (p: Promise<unknown>): Promise<SenderRecoveryError> => {
+  try {
+    await p;
+  } catch (err) {
+    return err as SenderRecoveryError;
+  }
+  throw new Error('expected a rejection');
+};
+
+describe('InThreadSenderRecovery', () => {
+  it('default: recovers every sender in order', async () => {
+    const rec = new InThreadSenderRecovery();
+    expect(hex(await rec.recover(fixture.items.slice(0, 40)))).toEqual(hex(fixture.expected.slice(0, 40)));
+  });
+
+  it('error: a malformed item is refused with its index before any work', async () => {
+    const rec = new InThreadSenderRecovery();
+    const items = fixture.items.slice(0, 5);
+    const cases: [Partial<RecoveryItem>, string][] = [
+      [{ hash: new Uint8Array(31) }, 'hash'],
+      [{ r: 0n }, 'r out of range'],
+      [{ s: SECP256K1_N }, 's out of range'],
+      [{ recovery: 2 as 0 }, 'recovery'],
+    ];
+    for (const [patch, text] of cases) {
+      const err = await errorOf(rec.recover([...items.slice(0, 3), { ...items[3], ...patch }]));
+      expect(err).toBeInstanceOf(SenderRecoveryError);
+      expect(err.code).toBe('RECOVERY_BAD_INPUT');
+      expect(err.meta.index).toBe(3);
+      expect(err.message).toContain(text);
+    }
+  });
+
+  it('error: a signature with no public key is RECOVERY_INVALID_SIGNATURE with its index', async () => {
+    const items = fixture.items.slice(0, 10);
+    items[6] = { ...items[6], r: noPointR() };
+    const err = await errorOf(new InThreadSenderRecovery().recover(items));
+    expect(err.code).toBe('RECOVERY_INVALID_SIGNATURE');
+    expect(err.meta.index).toBe(6);
+  });
+});
+
+describe('RecoveryPool (2 real worker threads)', () => {
+  const metrics = createMetrics({ processMetrics: false });
+  const pool = new RecoveryPool({ workers: 2 }, { metrics });
+  beforeAll(() => pool.init(), 60_000);
+  afterAll(() => pool.close());
+
+  it('default: a big batch is split across workers and comes back in order', async () => {
+    expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
+    const text = await metrics.register.metrics();
+    expect(text).toMatch(/^xone_recovery_queue_length 0$/m);
+    expect(text).toMatch(/^xone_recovery_seconds_count [1-9]/m);
+  });
+
+  it('behavior: concurrent batches and small (inline) batches all get their own answers', async () => {
+    const a = fixture.items.slice(0, 150);
+    const b = fixture.items.slice(150);
+    const small = fixture.items.slice(10, 20);
+    const [ra, rb, rs] = await Promise.all([pool.recover(a), pool.recover(b), pool.recover(small)]);
+    expect(hex(ra)).toEqual(hex(fixture.expected.slice(0, 150)));
+    expect(hex(rb)).toEqual(hex(fixture.expected.slice(150)));
+    expect(hex(rs)).toEqual(hex(fixture.expected.slice(10, 20)));
+  });
+
+  it('error: an invalid signature in the second chunk reports its index in the whole batch', async () => {
+    const items = [...fixture.items];
+    items[250] = { ...items[250], r: noPointR() };
+    const err = await errorOf(pool.recover(items));
+    expect(err.code).toBe('RECOVERY_INVALID_SIGNATURE');
+    expect(err.meta.index).toBe(250);
+    expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected)); // the pool is still fine
+  });
+
+  it('error: a bad item is refused before it reaches a worker', async () => {
+    const items = [...fixture.items];
+    items[200] = { ...items[200], hash: new Uint8Array(0) };
+    const err = await errorOf(pool.recover(items));
+    expect(err.code).toBe('RECOVERY_BAD_INPUT');
+    expect(err.meta.index).toBe(200);
+  });
+});
+
+describe('RecoveryPool faults', () => {
+  it('behavior: a worker killed mid-batch loses nothing; the pool carries on with the rest', { timeout: 60_000 }, async () => {
+    const pool = new RecoveryPool({ workers: 2 });
+    await pool.init();
+    try {
+      const big = signed(2000);
+      const pending = pool.recover(big.items);
+      // Injected fault: end one worker while its chunk is in flight.
+      const slots = (pool as unknown as { slots: { worker: Worker }[] }).slots;
+      await slots[0].worker.terminate();
+      expect(hex(await pending)).toEqual(hex(big.expected));
+      expect(pool.liveWorkers()).toBe(1);
+      expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
+    } finally {
+      await pool.close();
+    }
+    expect((await errorOf(pool.recover(fixture.items))).code).toBe('RECOVERY_CLOSED');
+  });
+
+  it('error: a pool of zero workers is refused', () => {
+    expect(() => new RecoveryPool({ workers: 0 })).toThrow(RangeError);
+  });
+});
