@@ -28,7 +28,7 @@ export function decodeWithdrawal(item: RlpItem, what = 'withdrawal'): Withdrawal
   return {
     index: expectUint(f[0], `${what}.index`, 8),
     validatorIndex: expectUint(f[1], `${what}.validatorIndex`, 8),
-    address: expectBytes(f[2], `${what}.address`, 20),
+    address: expectBytes(f[2], `${what}.address`, 20).slice(),
     amount: expectUint(f[3], `${what}.amount`, 8),
   };
 }

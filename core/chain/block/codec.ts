@@ -2,8 +2,8 @@
  * Block RLP: [header, transactions, ommers] and from Shanghai [header, transactions, ommers, withdrawals]
  * (https://github.com/ethereum/go-ethereum/blob/master/core/types/block.go, extblock). Decoding is strict: canonical
  * RLP throughout, exact part counts, every field checked by its codec with errors naming it, and withdrawals present
- * exactly when the header has a withdrawalsRoot. The header keeps its exact bytes (a view into the input) so the
- * block hash needs no re-encoding.
+ * exactly when the header has a withdrawalsRoot. The header keeps its exact bytes (a copy) so the block hash needs no
+ * re-encoding.
  */
 import { decodeRlp, encodeRlp, encodeRlpListOfEncoded, expectList, splitRlpStream, type RlpItem } from '../../primitives/rlp.ts';
 import type { HeaderCodec } from '../header/codec.ts';
@@ -67,7 +67,9 @@ export function decodeBlock<H extends Header = Header>(bytes: Uint8Array, codec:
       { parts: parts.length },
     );
   }
-  const header = codec.decode(parts[0], rawListElements(bytes)[0]);
+  // The header is decoded from its own copy (~600 bytes) so a header kept in a cache does not pin the whole block buffer.
+  const headerRlp = rawListElements(bytes)[0].slice();
+  const header = codec.decode(decodeRlp(headerRlp), headerRlp);
   const block: Block<H> = {
     header,
     transactions: decodeTransactions(parts[1], 'block.transactions'),
