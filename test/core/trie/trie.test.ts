@@ -91,6 +91,25 @@ describe('Trie', () => {
     }
   });
 
+  it("behavior: a commit after one change writes only the nodes on that key's path", () => {
+    const store = new MemoryNodeStore();
+    const trie = new Trie(store);
+    for (let i = 0; i < 2000; i++) trie.put(encodeRlp(Uint8Array.of(i >> 8, i & 0xff)), new Uint8Array(40).fill(i & 0xff));
+    trie.commit();
+    const before = store.size;
+    let written = 0;
+    const counting = {
+      getNode: (h: Uint8Array) => store.getNode(h),
+      putNodes: (n: readonly { hash: Uint8Array; encoded: Uint8Array }[]) => ((written += n.length), store.putNodes(n)),
+    };
+    const reopened = new Trie(counting, trie.root());
+    reopened.put(encodeRlp(Uint8Array.of(3, 7)), new Uint8Array(40).fill(0xee));
+    reopened.commit();
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThanOrEqual(8);
+    expect(store.size).toBeLessThanOrEqual(before + 8);
+  });
+
   it('error: a node missing from the store is a typed TRIE_MISSING_NODE', () => {
     const trie = new Trie();
     for (let i = 0; i < 20; i++) trie.put(Uint8Array.of(i), new Uint8Array(40).fill(i));
