@@ -57,11 +57,31 @@ export class HeadTracker {
       this.setHash(parent.number, parent.hash);
       child = parent;
     }
+    await this.backfill(block, finalized);
     this.head = await this.deps.shared.advance({ latest: block.number, safe, finalized });
     this.deps.metrics.head('latest', this.head.latest);
     this.deps.metrics.head('safe', this.head.safe);
     this.deps.metrics.head('finalized', this.head.finalized);
     for (const n of [...this.hashes.keys()]) if (n < this.head.finalized) this.hashes.delete(n);
+  }
+
+  /**
+   * Makes every unfinalized height below the head known (else calls there are not cacheable): the parent's hash comes
+   * free with the head; deeper gaps (after a start or a missed poll) are fetched, at most maxReorgDepth of them.
+   */
+  private async backfill(head: BlockId, finalized: number): Promise<void> {
+    if (head.number > 0 && !this.hashes.has(head.number - 1)) this.hashes.set(head.number - 1, head.parentHash);
+    const lowest = Math.max(finalized + 1, head.number - this.deps.maxReorgDepth);
+    for (let n = head.number - 2; n >= lowest; n--) {
+      if (this.hashes.has(n)) continue;
+      const b = await this.deps.fetchBlock(n);
+      if (!b) break;
+      const child = this.hashes.get(n + 1);
+      // Only a block that links to the child we hold is recorded; anything else means the chain moved: stop.
+      const childBlock = child === undefined ? undefined : await this.deps.fetchBlock(n + 1);
+      if (!childBlock || childBlock.hash !== child || childBlock.parentHash !== b.hash) break;
+      this.hashes.set(n, b.hash);
+    }
   }
 
   private setHash(n: number, hash: string): void {

@@ -11,6 +11,8 @@ export type Script = (method: string, params: unknown[]) => ScriptAnswer | Promi
 export interface ScriptedUpstream {
   url: string;
   calls: Map<string, number>;
+  /** Every call received, in order. */
+  log: { method: string; params: unknown[] }[];
   script: Script;
   stop(): Promise<void>;
 }
@@ -18,9 +20,10 @@ export interface ScriptedUpstream {
 /** Starts the server; `script` can be swapped at any time (to inject a reorg or an error). */
 export async function startScriptedUpstream(script: Script): Promise<ScriptedUpstream> {
   const calls = new Map<string, number>();
-  const up: ScriptedUpstream = { url: '', calls, script, stop: async () => undefined };
+  const up: ScriptedUpstream = { url: '', calls, log: [], script, stop: async () => undefined };
   const answer = async (req: { id: unknown; method: string; params?: unknown[] }) => {
     calls.set(req.method, (calls.get(req.method) ?? 0) + 1);
+    up.log.push({ method: req.method, params: req.params ?? [] });
     const a = await up.script(req.method, req.params ?? []);
     return { a, id: req.id };
   };
