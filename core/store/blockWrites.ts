@@ -31,7 +31,16 @@ export class BlockWrites {
   /** Writes every row of `block`, whose body and receipts records were appended as `at`. */
   insertBlock(block: BlockRecord, at: AppendResult): void {
     const s = this.s;
-    s.block.run(block.hash, block.number, block.parentHash, block.headerRlp, at.segment, at.offsets[0], block.bodyRlp.length, block.receiptsRlp.length);
+    s.block.run(
+      block.hash,
+      block.number,
+      block.parentHash,
+      block.headerRlp,
+      at.segment,
+      at.offsets[0],
+      block.bodyRlp.length,
+      block.receiptsRlp.length,
+    );
     s.canonical.run(block.number, block.hash);
     block.txHashes.forEach((h, i) => s.tx.run(h, block.number, i));
     for (const log of block.logs) {

@@ -62,7 +62,8 @@ export class ChainStore extends ChainReader {
     try {
       const segmentsDir = join(opts.datadir, SEGMENTS_DIR);
       const report = reconcile(db, segmentsDir, d.segmentFs, d.logger);
-      const last = db.prepare('SELECT id, committed_size AS size FROM segments ORDER BY id DESC LIMIT 1').get() as { id: number; size: number } | undefined;
+      const last = db.prepare('SELECT id, committed_size AS size FROM segments ORDER BY id DESC LIMIT 1').get() as
+        { id: number; size: number } | undefined;
       const writer = new SegmentWriter({ segmentsDir, maxSegmentBytes: opts.maxSegmentBytes, active: last }, { fs: d.segmentFs });
       return new ChainStore(opts, d, db, writer, report);
     } catch (err) {
@@ -147,11 +148,16 @@ export class ChainStore extends ChainReader {
     const head = this.getHead('head');
     const target = this.getCanonicalHash(number);
     if (!head || !target || number > head.number) {
-      throw new StoreError('STORE_BAD_BLOCK', `cannot unwind to ${number}: not on the canonical chain (head ${head?.number ?? 'none'})`, { number });
+      throw new StoreError('STORE_BAD_BLOCK', `cannot unwind to ${number}: not on the canonical chain (head ${head?.number ?? 'none'})`, {
+        number,
+      });
     }
     const finalized = this.getHead('finalized');
     if (finalized && finalized.number > number) {
-      throw new StoreError('STORE_BAD_BLOCK', `cannot unwind to ${number}: below finalized ${finalized.number}`, { number, finalized: finalized.number });
+      throw new StoreError('STORE_BAD_BLOCK', `cannot unwind to ${number}: below finalized ${finalized.number}`, {
+        number,
+        finalized: finalized.number,
+      });
     }
     this.runDurable(`unwind to ${number}`, () => {
       this.writes.unwindAbove(number);

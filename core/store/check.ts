@@ -36,9 +36,11 @@ function walkSegment(file: string, committed: number, problem: (p: string) => vo
     const header = Buffer.alloc(FRAME_HEADER_BYTES);
     let at = 0;
     while (at < committed) {
-      if (readSync(fd, header, 0, FRAME_HEADER_BYTES, at) !== FRAME_HEADER_BYTES) return (problem(`${file}: short frame header at offset ${at}`), records);
+      if (readSync(fd, header, 0, FRAME_HEADER_BYTES, at) !== FRAME_HEADER_BYTES)
+        return (problem(`${file}: short frame header at offset ${at}`), records);
       const h = readFrameHeader(header);
-      if (at + FRAME_HEADER_BYTES + h.length > committed) return (problem(`${file}: record at offset ${at} runs past the committed size ${committed}`), records);
+      if (at + FRAME_HEADER_BYTES + h.length > committed)
+        return (problem(`${file}: record at offset ${at} runs past the committed size ${committed}`), records);
       const payload = Buffer.alloc(h.length);
       readSync(fd, payload, 0, h.length, at + FRAME_HEADER_BYTES);
       if (!frameCrcOk(h, payload)) problem(`${file}: record at offset ${at} fails its CRC-32C check`);
@@ -81,7 +83,8 @@ export function checkStore(datadir: string): CheckReport {
       seg.uncommittedTailBytes += Math.max(0, size - row.committed_size);
       seg.committedBytes += row.committed_size;
       const recs = walkSegment(file, Math.min(size, row.committed_size), problem);
-      if (row.committed_size > 0 && !recs.has(row.last_offset)) problem(`${file}: last committed record offset ${row.last_offset} is not a record start`);
+      if (row.committed_size > 0 && !recs.has(row.last_offset))
+        problem(`${file}: last committed record offset ${row.last_offset} is not a record start`);
       seg.records += recs.size;
       records.set(row.id, recs);
     }
@@ -94,29 +97,38 @@ export function checkStore(datadir: string): CheckReport {
       blocks++;
       const name = `block ${b.number} ${Buffer.from(b.hash).toString('hex').slice(0, 16)}`;
       if (!isRecord(b.seg, b.body_off, b.body_len)) problem(`${name}: body pointer ${b.seg}:${b.body_off} is not a valid record`);
-      if (!isRecord(b.seg, receiptsOffset(b), b.rcpt_len)) problem(`${name}: receipts pointer ${b.seg}:${receiptsOffset(b)} is not a valid record`);
+      if (!isRecord(b.seg, receiptsOffset(b), b.rcpt_len))
+        problem(`${name}: receipts pointer ${b.seg}:${receiptsOffset(b)} is not a valid record`);
     }
 
     const blockByHash = db.prepare('SELECT number, parent_hash FROM blocks WHERE hash = ?');
     let prev: { number: number; hash: Buffer } | undefined;
     let from: number | null = null;
     let count = 0;
-    for (const c of db.prepare('SELECT number, hash FROM canonical ORDER BY number').iterate() as IterableIterator<{ number: number; hash: Buffer }>) {
+    for (const c of db.prepare('SELECT number, hash FROM canonical ORDER BY number').iterate() as IterableIterator<{
+      number: number;
+      hash: Buffer;
+    }>) {
       count++;
       from ??= c.number;
       const b = blockByHash.get(c.hash) as { number: number; parent_hash: Buffer } | undefined;
       if (!b) problem(`canonical ${c.number}: hash has no block row`);
       else if (b.number !== c.number) problem(`canonical ${c.number}: block row says number ${b.number}`);
       if (prev && prev.number + 1 !== c.number) problem(`canonical gap between ${prev.number} and ${c.number}`);
-      else if (prev && b && Buffer.compare(b.parent_hash, prev.hash) !== 0) problem(`canonical ${c.number}: parent hash does not match canonical ${prev.number}`);
+      else if (prev && b && Buffer.compare(b.parent_hash, prev.hash) !== 0)
+        problem(`canonical ${c.number}: parent hash does not match canonical ${prev.number}`);
       prev = c;
     }
     const head = store.getHead('head');
-    if ((head?.number ?? null) !== (prev?.number ?? null)) problem(`head marker ${head?.number ?? 'none'} is not the canonical tip ${prev?.number ?? 'none'}`);
+    if ((head?.number ?? null) !== (prev?.number ?? null))
+      problem(`head marker ${head?.number ?? 'none'} is not the canonical tip ${prev?.number ?? 'none'}`);
     else if (head && prev && Buffer.compare(head.hash, prev.hash) !== 0) problem(`head marker hash differs from canonical ${prev.number}`);
 
     const orphan = (table: string): number =>
-      db.prepare(`SELECT count(*) FROM ${table} t LEFT JOIN canonical c ON c.number = t.number WHERE c.number IS NULL`).pluck().get() as number;
+      db
+        .prepare(`SELECT count(*) FROM ${table} t LEFT JOIN canonical c ON c.number = t.number WHERE c.number IS NULL`)
+        .pluck()
+        .get() as number;
     for (const table of ['tx_lookup', 'logs']) {
       const n = orphan(table);
       if (n > 0) problem(`${table}: ${n} rows point at non-canonical block numbers`);

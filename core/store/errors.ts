@@ -27,11 +27,15 @@ export class StoreError extends XoneError<StoreErrorCode> {}
 /** A read passed its deadline; `meta` has `elapsedMs`, `deadlineMs` and `rowsScanned`. */
 export class StoreTimeoutError extends StoreError {
   constructor(what: string, elapsedMs: number, deadlineMs: number, rowsScanned: number) {
-    super('STORE_READ_TIMEOUT', `${what} stopped after ${elapsedMs.toFixed(1)} ms (deadline ${deadlineMs} ms, ${rowsScanned} rows scanned)`, {
-      what,
-      elapsedMs,
-      deadlineMs,
-      rowsScanned,
-    });
+    super(
+      'STORE_READ_TIMEOUT',
+      `${what} stopped after ${elapsedMs.toFixed(1)} ms (deadline ${deadlineMs} ms, ${rowsScanned} rows scanned)`,
+      {
+        what,
+        elapsedMs,
+        deadlineMs,
+        rowsScanned,
+      },
+    );
   }
 }

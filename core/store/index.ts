@@ -8,5 +8,16 @@ export { defaultStoreOptions, MAX_BATCH, type StoreDeps, type StoreFaults, type 
 export { MIGRATIONS, type Migration } from './schema/migrations.ts';
 export { checkStore, type CheckReport } from './check.ts';
 export type { ReconcileReport } from './reconcile.ts';
-export type { BlockRecord, Durability, HeadMarker, HeadName, LogFilter, LogHit, LogIndexEntry, StoredHeader, StoreLogger, TxLocation } from './types.ts';
+export type {
+  BlockRecord,
+  Durability,
+  HeadMarker,
+  HeadName,
+  LogFilter,
+  LogHit,
+  LogIndexEntry,
+  StoredHeader,
+  StoreLogger,
+  TxLocation,
+} from './types.ts';
 export { silentLogger } from './types.ts';

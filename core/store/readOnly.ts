@@ -21,5 +21,9 @@ export class ReadOnlyChainStore extends ChainReader {
 /** Opens a read-only handle; every read has a deadline (`readDeadlineMs`, default 2 s). */
 export function openReadOnly(datadir: string, options: { readDeadlineMs?: number } = {}): ReadOnlyChainStore {
   const db = openReaderDatabase(datadir);
-  return new ReadOnlyChainStore(db, new SegmentReader(join(datadir, SEGMENTS_DIR)), options.readDeadlineMs ?? defaultStoreOptions.readDeadlineMs);
+  return new ReadOnlyChainStore(
+    db,
+    new SegmentReader(join(datadir, SEGMENTS_DIR)),
+    options.readDeadlineMs ?? defaultStoreOptions.readDeadlineMs,
+  );
 }

@@ -49,7 +49,8 @@ export function checkBoundaryRecord(file: string, row: SegmentRow): void {
         offset: row.last_offset,
       });
     };
-    if (row.last_offset + FRAME_HEADER_BYTES + length !== row.committed_size) fail(`has length ${length}, which does not end at the committed size ${row.committed_size}`);
+    if (row.last_offset + FRAME_HEADER_BYTES + length !== row.committed_size)
+      fail(`has length ${length}, which does not end at the committed size ${row.committed_size}`);
     const payload = Buffer.alloc(length);
     readSync(fd, payload, 0, length, row.last_offset + FRAME_HEADER_BYTES);
     if (!frameCrcOk({ length, crc }, payload)) fail('fails its CRC-32C check');
@@ -76,11 +77,15 @@ export function reconcile(db: BetterSqlite3.Database, segmentsDir: string, fs: S
       });
     }
     if (size < row.committed_size) {
-      throw new StoreError('STORE_SEGMENT_MISSING', `segment ${file} has ${size} bytes; SQLite has ${row.committed_size} committed bytes in it (truncated)`, {
-        file,
-        size,
-        committedSize: row.committed_size,
-      });
+      throw new StoreError(
+        'STORE_SEGMENT_MISSING',
+        `segment ${file} has ${size} bytes; SQLite has ${row.committed_size} committed bytes in it (truncated)`,
+        {
+          file,
+          size,
+          committedSize: row.committed_size,
+        },
+      );
     }
     checkBoundaryRecord(file, row);
     if (size > row.committed_size) cuts.push({ id: row.id, from: size, to: row.committed_size });

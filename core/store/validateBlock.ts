@@ -12,7 +12,8 @@ export function validateBlockRecord(block: BlockRecord): void {
   if (block.hash?.length !== 32) bad(block, 'hash must be 32 bytes');
   if (block.parentHash?.length !== 32) bad(block, 'parentHash must be 32 bytes');
   if (!(block.headerRlp instanceof Uint8Array) || block.headerRlp.length === 0) bad(block, 'headerRlp must be non-empty bytes');
-  if (!(block.bodyRlp instanceof Uint8Array) || !(block.receiptsRlp instanceof Uint8Array)) bad(block, 'bodyRlp and receiptsRlp must be bytes');
+  if (!(block.bodyRlp instanceof Uint8Array) || !(block.receiptsRlp instanceof Uint8Array))
+    bad(block, 'bodyRlp and receiptsRlp must be bytes');
   block.txHashes.forEach((h, i) => {
     if (h?.length !== 32) bad(block, `txHashes[${i}] must be 32 bytes`);
   });

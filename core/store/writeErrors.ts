@@ -11,10 +11,16 @@ export function toWriteError(err: unknown, what: string): StoreError {
     return new StoreError('STORE_DISK_FULL', `${what}: disk full (${code}); nothing was committed`, { cause: code, message });
   }
   if (code.startsWith('SQLITE_CONSTRAINT')) {
-    return new StoreError('STORE_BAD_BLOCK', `${what}: rejected by a constraint (${message}); nothing was committed`, { cause: code, message });
+    return new StoreError('STORE_BAD_BLOCK', `${what}: rejected by a constraint (${message}); nothing was committed`, {
+      cause: code,
+      message,
+    });
   }
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_READONLY')) {
-    return new StoreError('STORE_DATADIR_READONLY', `${what}: datadir not writable (${code}); nothing was committed`, { cause: code, message });
+    return new StoreError('STORE_DATADIR_READONLY', `${what}: datadir not writable (${code}); nothing was committed`, {
+      cause: code,
+      message,
+    });
   }
   return new StoreError('STORE_IO', `${what} failed: ${message}; nothing was committed`, { cause: code, message });
 }

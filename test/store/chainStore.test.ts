@@ -24,7 +24,9 @@ describe('ChainStore', () => {
       expect(again.getHeaderByNumber(b.number)?.headerRlp).toEqual(Buffer.from(b.headerRlp));
       expect(again.getBody(b.hash)).toEqual(b.bodyRlp);
       expect(again.getReceipts(b.hash)).toEqual(b.receiptsRlp);
-      b.txHashes.forEach((h, i) => expect(again.getTxLocation(h)).toEqual({ blockNumber: b.number, blockHash: Buffer.from(b.hash), txIndex: i }));
+      b.txHashes.forEach((h, i) =>
+        expect(again.getTxLocation(h)).toEqual({ blockNumber: b.number, blockHash: Buffer.from(b.hash), txIndex: i }),
+      );
     }
     again.close();
   });

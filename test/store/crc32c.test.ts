@@ -13,7 +13,8 @@ describe('crc32c', () => {
     expect(crc32cBackend).toBe('native');
     const buf = new Uint8Array(300);
     for (let i = 0; i < buf.length; i++) buf[i] = (i * 131 + 7) & 0xff;
-    for (let n = 0; n <= 300; n++) expect(crc32cJs(buf.subarray(0, n))).toBe((crc32cNative as (d: Uint8Array) => number)(buf.subarray(0, n)) >>> 0);
+    for (let n = 0; n <= 300; n++)
+      expect(crc32cJs(buf.subarray(0, n))).toBe((crc32cNative as (d: Uint8Array) => number)(buf.subarray(0, n)) >>> 0);
   });
 
   it('behavior: continuing from a previous CRC equals one pass over the concatenation', () => {

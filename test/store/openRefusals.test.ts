@@ -40,7 +40,10 @@ describe('ChainStore.open refusals', () => {
     raw.close();
     const before = readFileSync(file);
     expect(() => ChainStore.open({ datadir })).toThrow(
-      expect.objectContaining({ code: 'STORE_PRAGMA_MISMATCH', meta: expect.objectContaining({ setting: 'journal_mode', found: 'delete', required: 'wal' }) }),
+      expect.objectContaining({
+        code: 'STORE_PRAGMA_MISMATCH',
+        meta: expect.objectContaining({ setting: 'journal_mode', found: 'delete', required: 'wal' }),
+      }),
     );
     expect(readFileSync(file).equals(before)).toBe(true);
   });
@@ -75,17 +78,29 @@ describe('ChainStore.open refusals', () => {
 
   it('behavior: migrations are appended, never re-run; a later migration applies on reopen', () => {
     const datadir = filledStore();
-    const extra = { version: MIGRATIONS.length + 1, name: 'test_state', up: (db: Database.Database) => db.exec('CREATE TABLE accounts (a BLOB PRIMARY KEY)') };
+    const extra = {
+      version: MIGRATIONS.length + 1,
+      name: 'test_state',
+      up: (db: Database.Database) => db.exec('CREATE TABLE accounts (a BLOB PRIMARY KEY)'),
+    };
     const s = ChainStore.open({ datadir }, { migrations: [...MIGRATIONS, extra] });
-    expect(s.db.prepare('SELECT name FROM schema_version ORDER BY version').pluck().all()).toEqual([...MIGRATIONS.map((m) => m.name), 'test_state']);
+    expect(s.db.prepare('SELECT name FROM schema_version ORDER BY version').pluck().all()).toEqual([
+      ...MIGRATIONS.map((m) => m.name),
+      'test_state',
+    ]);
     s.close();
     const renamed = { ...extra, name: 'other' };
-    expect(() => ChainStore.open({ datadir }, { migrations: [...MIGRATIONS, renamed] })).toThrow(expect.objectContaining({ code: 'STORE_SCHEMA_UNKNOWN' }));
+    expect(() => ChainStore.open({ datadir }, { migrations: [...MIGRATIONS, renamed] })).toThrow(
+      expect.objectContaining({ code: 'STORE_SCHEMA_UNKNOWN' }),
+    );
   });
 
   it('error: a read-only datadir is refused with STORE_DATADIR_READONLY and nothing changes', () => {
     const datadir = filledStore();
-    const snapshot = () => execFileSync('sh', ['-c', `cd ${datadir} && ls -la --time-style=+%s.%N . segments && sha256sum chain.sqlite segments/*`], { encoding: 'utf8' });
+    const snapshot = () =>
+      execFileSync('sh', ['-c', `cd ${datadir} && ls -la --time-style=+%s.%N . segments && sha256sum chain.sqlite segments/*`], {
+        encoding: 'utf8',
+      });
     const before = snapshot();
     // Root ignores permission bits, so as root the datadir becomes a read-only bind mount of itself.
     const asRoot = process.getuid?.() === 0;

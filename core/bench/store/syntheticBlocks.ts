@@ -70,7 +70,13 @@ function beNumber(n: number): Uint8Array {
 export const ZERO_HASH = new Uint8Array(32);
 
 /** Blocks `from..to` of chain `seed`, starting after `parentHash`. */
-export function syntheticChain(seed: number, from: number, to: number, parentHash: Uint8Array = ZERO_HASH, shape: SyntheticShape = EMPTY_SHAPE): BlockRecord[] {
+export function syntheticChain(
+  seed: number,
+  from: number,
+  to: number,
+  parentHash: Uint8Array = ZERO_HASH,
+  shape: SyntheticShape = EMPTY_SHAPE,
+): BlockRecord[] {
   const out: BlockRecord[] = [];
   let parent = parentHash;
   for (let n = from; n <= to; n++) {

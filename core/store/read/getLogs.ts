@@ -25,8 +25,7 @@ const JOIN = 'FROM logs l JOIN canonical c ON c.number = l.number';
 /** Rows checked between two deadline checks: cheap enough to keep the check negligible. */
 const CHECK_EVERY = 64;
 
-const asList = (v: Uint8Array | Uint8Array[] | null | undefined): Uint8Array[] | null =>
-  v == null ? null : Array.isArray(v) ? v : [v];
+const asList = (v: Uint8Array | Uint8Array[] | null | undefined): Uint8Array[] | null => (v == null ? null : Array.isArray(v) ? v : [v]);
 
 function matchesAny(value: Uint8Array | null, options: Uint8Array[] | null): boolean {
   if (options === null) return true;

@@ -34,12 +34,16 @@ export function checkVersions(applied: VersionRow[], migrations: readonly Migrat
       );
     }
     if (known.name !== row.name) {
-      throw new StoreError('STORE_SCHEMA_UNKNOWN', `${file} schema version ${row.version} is "${row.name}", this build expects "${known.name}"`, {
-        file,
-        version: row.version,
-        found: row.name,
-        expected: known.name,
-      });
+      throw new StoreError(
+        'STORE_SCHEMA_UNKNOWN',
+        `${file} schema version ${row.version} is "${row.name}", this build expects "${known.name}"`,
+        {
+          file,
+          version: row.version,
+          found: row.name,
+          expected: known.name,
+        },
+      );
     }
   }
 }

@@ -23,22 +23,30 @@ export class SegmentReader {
     const n = readSync(fd, buf, 0, buf.length, offset);
     const file = segmentPath(this.segmentsDir, id);
     if (n !== buf.length) {
-      throw new StoreError('STORE_SEGMENT_MISSING', `segment ${file} ends before the record at offset ${offset} (read ${n} of ${buf.length} bytes)`, {
-        file,
-        offset,
-        expected: buf.length,
-        read: n,
-      });
+      throw new StoreError(
+        'STORE_SEGMENT_MISSING',
+        `segment ${file} ends before the record at offset ${offset} (read ${n} of ${buf.length} bytes)`,
+        {
+          file,
+          offset,
+          expected: buf.length,
+          read: n,
+        },
+      );
     }
     const header = readFrameHeader(buf);
     const payload = new Uint8Array(buf.buffer, buf.byteOffset + FRAME_HEADER_BYTES, length);
     if (header.length !== length || !frameCrcOk(header, payload)) {
-      throw new StoreError('STORE_SEGMENT_CORRUPT', `segment ${file}: record at offset ${offset} fails its ${header.length !== length ? 'length' : 'CRC-32C'} check`, {
-        file,
-        offset,
-        lengthInFrame: header.length,
-        lengthInIndex: length,
-      });
+      throw new StoreError(
+        'STORE_SEGMENT_CORRUPT',
+        `segment ${file}: record at offset ${offset} fails its ${header.length !== length ? 'length' : 'CRC-32C'} check`,
+        {
+          file,
+          offset,
+          lengthInFrame: header.length,
+          lengthInIndex: length,
+        },
+      );
     }
     return payload;
   }

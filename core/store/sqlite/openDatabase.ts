@@ -26,7 +26,10 @@ export function prepareDatadir(datadir: string): void {
       accessSync(dir, constants.W_OK);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new StoreError('STORE_DATADIR_READONLY', `datadir ${dir} is not writable (${code ?? (err as Error).message})`, { dir, errno: code });
+      throw new StoreError('STORE_DATADIR_READONLY', `datadir ${dir} is not writable (${code ?? (err as Error).message})`, {
+        dir,
+        errno: code,
+      });
     }
   }
 }
@@ -48,7 +51,9 @@ export function requireSqliteHeader(file: string): void {
     closeSync(fd);
   }
   if (head.toString('latin1') !== SQLITE_MAGIC) {
-    throw new StoreError('STORE_NOT_A_DATABASE', `${file} is not a SQLite database (first bytes ${head.subarray(0, 8).toString('hex')})`, { file });
+    throw new StoreError('STORE_NOT_A_DATABASE', `${file} is not a SQLite database (first bytes ${head.subarray(0, 8).toString('hex')})`, {
+      file,
+    });
   }
 }
 
@@ -68,10 +73,14 @@ export function openWriterDatabase({ datadir, migrations, synchronous = 'FULL' }
   try {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
     if (tables.length > 0 && !tables.includes('schema_version')) {
-      throw new StoreError('STORE_FOREIGN_DATABASE', `${file} is a SQLite database but not a chain store (tables: ${tables.slice(0, 5).join(', ')})`, {
-        file,
-        tables,
-      });
+      throw new StoreError(
+        'STORE_FOREIGN_DATABASE',
+        `${file} is a SQLite database but not a chain store (tables: ${tables.slice(0, 5).join(', ')})`,
+        {
+          file,
+          tables,
+        },
+      );
     }
     if (tables.length > 0) {
       // An existing store must still be in WAL: switching it silently would hide whoever changed it.
@@ -79,6 +88,10 @@ export function openWriterDatabase({ datadir, migrations, synchronous = 'FULL' }
       checkVersions(readAppliedVersions(db), migrations, file);
     }
     applyDurabilityPragmas(db, file, synchronous);
+    // A follower batch touches thousands of index pages (random tx hashes); a 64 MiB cache keeps them out of the WAL
+    // until COMMIT. Checkpoints (2 syncs each) every 4096 WAL pages instead of 1000 cut their share of flushes.
+    db.pragma('cache_size = -65536');
+    db.pragma('wal_autocheckpoint = 4096');
     applyMigrations(db, migrations);
     return db;
   } catch (err) {
