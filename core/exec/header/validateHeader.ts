@@ -66,6 +66,12 @@ function checkGasLimit(header: Header, p: Header, parentFork: Fork, fork: Fork):
 }
 
 function checkDifficulty(header: Header, p: Header, config: ChainConfig, fork: Fork): void {
+  // Clique chains keep their difficulty rule whatever the fork table says (PoA never merges).
+  if (config.clique !== undefined) {
+    if (header.difficulty !== 1n && header.difficulty !== 2n)
+      throw mismatch('BLOCK_BAD_HEADER', 'difficulty', '1 or 2 (clique)', header.difficulty);
+    return;
+  }
   if (isForkActive(fork, 'Paris')) {
     if (header.difficulty !== 0n) throw mismatch('BLOCK_BAD_HEADER', 'difficulty', 0n, header.difficulty);
     if (!equalBytes(header.nonce, ZERO_NONCE))

@@ -1,0 +1,94 @@
+/**
+ * The timed half of the execution benchmark: imports a built chain through `BlockImporter` into a fresh datadir
+ * with the durable store (follower group commit, real fsyncs), and sums the per-block split.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChainConfig } from '../../chain/forks.ts';
+import type { GenesisAlloc } from '../../chain/genesis/index.ts';
+import { BlockImporter } from '../../exec/import/blockImporter.ts';
+import { keyOf } from '../../state/keys.ts';
+import type { AllocAccount } from '../../state/alloc.ts';
+import { STATE_MIGRATIONS } from '../../state/store/migrations.ts';
+import { ChainStore } from '../../store/index.ts';
+import type { BuiltChain } from './buildChain.ts';
+
+/** Figures of one timed import. */
+export interface ImportFigures {
+  blocks: number;
+  txs: number;
+  gas: string;
+  seconds: number;
+  txPerSec: number;
+  mgasPerSec: number;
+  msPerTx: number;
+  /** Sum over blocks, ms. */
+  split: { recoverMs: number; executeMs: number; rootMs: number; commitMs: number; finalSyncMs: number };
+  fastPathTxs: number;
+}
+
+function toGenesisAlloc(alloc: Array<[Uint8Array, AllocAccount]>): GenesisAlloc {
+  const out: GenesisAlloc = new Map();
+  for (const [address, a] of alloc) {
+    const storage = new Map<string, Uint8Array>();
+    for (const [slot, value] of a.storage ?? []) storage.set(keyOf(slot), value);
+    out.set(keyOf(address), { address, nonce: a.nonce ?? 0n, balance: a.balance, code: a.code ?? new Uint8Array(0), storage });
+  }
+  return out;
+}
+
+const round = (x: number, d = 2): number => Number(x.toFixed(d));
+
+/** Imports `chain` into a new datadir under `baseDir`; removes it afterwards. */
+export async function importChain(
+  baseDir: string,
+  config: ChainConfig,
+  alloc: Array<[Uint8Array, AllocAccount]>,
+  chain: BuiltChain,
+  opts: { fastPath?: boolean } = {},
+): Promise<ImportFigures> {
+  const datadir = mkdtempSync(join(baseDir, 'xone-bench-exec-'));
+  const store = ChainStore.open({ datadir, batch: 128 }, { migrations: STATE_MIGRATIONS });
+  try {
+    const importer = BlockImporter.open(
+      store,
+      { header: chain.genesisHeader, alloc: toGenesisAlloc(alloc) },
+      { config, fastPath: opts.fastPath },
+    );
+    const split = { recoverMs: 0, executeMs: 0, rootMs: 0, commitMs: 0, finalSyncMs: 0 };
+    let fastPathTxs = 0;
+    const started = performance.now();
+    for (const rlp of chain.blocks) {
+      const r = await importer.importRlp(rlp);
+      split.recoverMs += r.timings.recoverMs;
+      split.executeMs += r.timings.executeMs;
+      split.rootMs += r.timings.rootMs;
+      split.commitMs += r.timings.commitMs;
+      fastPathTxs += r.fastPathTxs;
+    }
+    const syncStart = performance.now();
+    store.steady();
+    split.finalSyncMs = performance.now() - syncStart;
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      blocks: chain.blocks.length,
+      txs: chain.txs,
+      gas: chain.gas.toString(),
+      seconds: round(seconds, 3),
+      txPerSec: Math.round(chain.txs / seconds),
+      mgasPerSec: round(Number(chain.gas) / 1e6 / seconds),
+      msPerTx: round((seconds * 1000) / chain.txs, 4),
+      split: {
+        recoverMs: round(split.recoverMs),
+        executeMs: round(split.executeMs),
+        rootMs: round(split.rootMs),
+        commitMs: round(split.commitMs),
+        finalSyncMs: round(split.finalSyncMs),
+      },
+      fastPathTxs,
+    };
+  } finally {
+    store.close();
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}
