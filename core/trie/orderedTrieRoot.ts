@@ -3,10 +3,10 @@
  * exactly once, bottom-up. This is the hot path of block validation (transactions, receipts and withdrawals roots,
  * keys RLP(index)) and of genesis state roots; see docs/decisions for the measurement against repeated inserts.
  */
-import { encodeRlp, encodeRlpListOfEncoded } from '../primitives/rlp.ts';
+import { encodeRlp } from '../primitives/rlp.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { bigIntToBytes } from '../primitives/hex.ts';
-import { EMPTY_REF, EMPTY_TRIE_ROOT, encodeLeafRlp, refOfEncoded } from './node.ts';
+import { EMPTY_REF, EMPTY_TRIE_ROOT, hashRef } from './node.ts';
 import { TrieError } from './errors.ts';
 
 function nibbleAt(key: Uint8Array, i: number): number {
@@ -14,47 +14,114 @@ function nibbleAt(key: Uint8Array, i: number): number {
   return i & 1 ? b & 0x0f : b >> 4;
 }
 
-/** Hex-prefix of the nibbles [from, to) of `key`. */
-function hexPrefix(key: Uint8Array, from: number, to: number, leaf: boolean): Uint8Array {
-  const len = to - from;
-  const odd = len & 1;
-  const out = new Uint8Array((len >> 1) + 1);
-  const flag = (leaf ? 2 : 0) + odd;
-  let i = from;
-  if (odd) out[0] = (flag << 4) | nibbleAt(key, i++);
-  else out[0] = flag << 4;
-  for (let o = 1; i < to; i += 2, o++) out[o] = (nibbleAt(key, i) << 4) | nibbleAt(key, i + 1);
-  return out;
+// One node is encoded at a time into a reused buffer (children are finished before their parent starts), then hashed
+// or copied out: a leaf costs no allocation but its hash. Measured: this halves the encoding share of a receipts root.
+let out = new Uint8Array(1 << 14);
+let hp = new Uint8Array(64);
+
+function reserve(n: number): void {
+  if (out.length < n) out = new Uint8Array(Math.max(n, out.length * 2));
 }
 
-/** Encoding of the node covering keys [lo, hi), which all share their first `depth` nibbles. */
+function lengthOfLength(n: number): number {
+  return n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4;
+}
+
+/** Encoded size of a byte string of `len` bytes whose first byte is `first`. */
+function stringSize(len: number, first: number): number {
+  if (len === 1 && first < 0x80) return 1;
+  return len < 56 ? 1 + len : 1 + lengthOfLength(len) + len;
+}
+
+function writeHeader(pos: number, len: number, short: number, long: number): number {
+  if (len < 56) {
+    out[pos] = short + len;
+    return pos + 1;
+  }
+  const lol = lengthOfLength(len);
+  out[pos] = long + lol;
+  for (let i = lol; i > 0; i--, len >>>= 8) out[pos + i] = len & 0xff;
+  return pos + 1 + lol;
+}
+
+function writeString(pos: number, src: Uint8Array, len: number): number {
+  if (len === 1 && src[0] < 0x80) {
+    out[pos] = src[0];
+    return pos + 1;
+  }
+  pos = writeHeader(pos, len, 0x80, 0xb7);
+  out.set(len === src.length ? src : src.subarray(0, len), pos);
+  return pos + len;
+}
+
+/** Hex-prefix of the nibbles [from, to) of `key` into `hp`; returns its length. */
+function hexPrefix(key: Uint8Array, from: number, to: number, leaf: boolean): number {
+  const len = to - from;
+  const size = (len >> 1) + 1;
+  if (hp.length < size) hp = new Uint8Array(size * 2);
+  const odd = len & 1;
+  const flag = (leaf ? 2 : 0) + odd;
+  let i = from;
+  if (odd) hp[0] = (flag << 4) | nibbleAt(key, i++);
+  else hp[0] = flag << 4;
+  for (let o = 1; i < to; i += 2, o++) hp[o] = (nibbleAt(key, i) << 4) | nibbleAt(key, i + 1);
+  return size;
+}
+
+/** The reference of the node just written to out[0, len): inline copy below 32 bytes, else its hash. */
+function finish(len: number): Uint8Array {
+  return len < 32 ? out.slice(0, len) : hashRef(keccak256(out.subarray(0, len)));
+}
+
+/** Reference of the node covering keys [lo, hi), which all share their first `depth` nibbles. */
 function buildNode(keys: readonly Uint8Array[], values: readonly Uint8Array[], lo: number, hi: number, depth: number): Uint8Array {
   const first = keys[lo];
-  if (hi - lo === 1) return encodeLeafRlp(hexPrefix(first, depth, first.length * 2, true), values[lo]);
+  if (hi - lo === 1) {
+    const value = values[lo];
+    const hpLen = hexPrefix(first, depth, first.length * 2, true);
+    const payload = stringSize(hpLen, hp[0]) + stringSize(value.length, value[0]);
+    reserve(payload + 5);
+    let pos = writeHeader(0, payload, 0xc0, 0xf7);
+    pos = writeString(pos, hp, hpLen);
+    return finish(writeString(pos, value, value.length));
+  }
   const last = keys[hi - 1];
   const max = Math.min(first.length, last.length) * 2;
   let cp = depth;
   while (cp < max && nibbleAt(first, cp) === nibbleAt(last, cp)) cp++;
-  if (cp > depth) {
-    const child = refOfEncoded(buildBranch(keys, values, lo, hi, cp));
-    return encodeRlpListOfEncoded([encodeRlp(hexPrefix(first, depth, cp, false)), child]);
-  }
-  return buildBranch(keys, values, lo, hi, depth);
+  if (cp === depth) return buildBranch(keys, values, lo, hi, depth);
+  const child = buildBranch(keys, values, lo, hi, cp);
+  const hpLen = hexPrefix(first, depth, cp, false);
+  const payload = stringSize(hpLen, hp[0]) + child.length;
+  reserve(payload + 5);
+  const pos = writeString(writeHeader(0, payload, 0xc0, 0xf7), hp, hpLen);
+  out.set(child, pos);
+  return finish(pos + child.length);
 }
 
 function buildBranch(keys: readonly Uint8Array[], values: readonly Uint8Array[], lo: number, hi: number, depth: number): Uint8Array {
-  const parts = new Array<Uint8Array>(17).fill(EMPTY_REF);
+  const refs = new Array<Uint8Array>(16).fill(EMPTY_REF);
   let i = lo;
   // Sorted order puts a key that ends exactly here first; it is the branch's own value.
-  if (keys[i].length * 2 === depth) parts[16] = encodeRlp(values[i++]);
+  const own = keys[i].length * 2 === depth ? values[i++] : undefined;
   while (i < hi) {
     const n = nibbleAt(keys[i], depth);
     let j = i + 1;
     while (j < hi && nibbleAt(keys[j], depth) === n) j++;
-    parts[n] = refOfEncoded(buildNode(keys, values, i, j, depth + 1));
+    refs[n] = buildNode(keys, values, i, j, depth + 1);
     i = j;
   }
-  return encodeRlpListOfEncoded(parts);
+  let payload = own ? stringSize(own.length, own[0]) : 1;
+  for (const r of refs) payload += r.length;
+  reserve(payload + 5);
+  let pos = writeHeader(0, payload, 0xc0, 0xf7);
+  for (const r of refs) {
+    out.set(r, pos);
+    pos += r.length;
+  }
+  if (own) pos = writeString(pos, own, own.length);
+  else out[pos++] = 0x80;
+  return finish(pos);
 }
 
 /**
@@ -63,7 +130,9 @@ function buildBranch(keys: readonly Uint8Array[], values: readonly Uint8Array[],
  */
 export function trieRootFromSorted(keys: readonly Uint8Array[], values: readonly Uint8Array[]): Uint8Array {
   if (keys.length === 0) return EMPTY_TRIE_ROOT;
-  return keccak256(buildNode(keys, values, 0, keys.length, 0));
+  const ref = buildNode(keys, values, 0, keys.length, 0);
+  // The root is always hashed, even when its encoding is short enough to be inline.
+  return ref.length < 32 ? keccak256(ref) : ref.subarray(1);
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
