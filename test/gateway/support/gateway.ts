@@ -56,11 +56,11 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 export const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({ jsonrpc: '2.0', id, method, params });
 
 /** Waits until `fn` returns truthy (bounded). */
-export async function until<T>(fn: () => T | Promise<T>, ms = 5_000, step = 20): Promise<T> {
+export async function until<T>(fn: () => T | Promise<T>, ms = 5_000, step = 20): Promise<NonNullable<T>> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
-    if (v) return v;
+    if (v) return v as NonNullable<T>;
     if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, step));
   }
