@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseGenesis } from '../../core/chain/genesis/index.ts';
+import { BlockImporter } from '../../core/exec/import/blockImporter.ts';
+import { hexToBytes } from '../../core/primitives/hex.ts';
+import { splitRlpStream } from '../../core/primitives/rlp.ts';
+import { HistoricalState, unwindState } from '../../core/state/store/history.ts';
+import { STATE_MIGRATIONS } from '../../core/state/store/migrations.ts';
+import { ChainStore } from '../../core/store/index.ts';
+import { conformancePath } from '../support/conformance.ts';
+
+const DIR = conformancePath('execution-apis-london');
+const genesis = parseGenesis(readFileSync(join(DIR, 'genesis.json'), 'utf8'));
+const blocks = splitRlpStream(readFileSync(join(DIR, 'chain.rlp')));
+const SENDER = hexToBytes('0x658bdf435d810c91414ec09147daa6db62406379');
+
+function open(datadir: string): { store: ChainStore; importer: BlockImporter } {
+  const store = ChainStore.open({ datadir, batch: 0 }, { migrations: STATE_MIGRATIONS });
+  return {
+    store,
+    importer: BlockImporter.open(store, { header: genesis.genesisHeader, alloc: genesis.alloc }, { config: genesis.config }),
+  };
+}
+
+describe('state history in the store', () => {
+  it('behavior: reads at every earlier block, unwind restores the state, and the chain re-imports on top', async () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'xone-history-'));
+    let { store, importer } = open(datadir);
+    for (const rlp of blocks) await importer.importRlp(rlp);
+    const nonceAt = (n: number): bigint | undefined => new HistoricalState(store.db, n).getAccount(SENDER)?.nonce;
+    expect([0, 1, 2, 3].map(nonceAt)).toEqual([0n, 1n, 2n, 3n]);
+    const balances = [0, 1, 2, 3].map((n) => new HistoricalState(store.db, n).getAccount(SENDER)?.balance as bigint);
+    expect(balances[0]).toBe(genesis.alloc.get('658bdf435d810c91414ec09147daa6db62406379')?.balance);
+    for (let i = 1; i < 4; i++) expect((balances[i] as bigint) < (balances[i - 1] as bigint)).toBe(true);
+    expect(() => new HistoricalState(store.db, 9)).toThrow(/state at block 9 is not available/);
+
+    store.unwind(1, (db) => unwindState(db, 1));
+    expect(importer.state.getAccount(SENDER)?.nonce).toBe(1n);
+    expect(() => new HistoricalState(store.db, 2)).toThrow(/not available/);
+    store.close();
+
+    ({ store, importer } = open(datadir));
+    expect(importer.headInfo.header.number).toBe(1n);
+    for (const rlp of blocks.slice(1)) await importer.importRlp(rlp);
+    expect(importer.headInfo.header.number).toBe(3n);
+    expect(importer.state.getAccount(SENDER)?.nonce).toBe(3n);
+    store.close();
+  });
+});
