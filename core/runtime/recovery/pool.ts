@@ -117,6 +117,8 @@ export class RecoveryPool implements SenderRecovery {
     return new Promise((resolve) => {
       const id = this.nextId++;
       const job: Job = { items, count: items.length, resolve };
+      // A worker holds the process open only while it owes an answer: an idle pool never keeps a process alive.
+      if (slot.inFlight.size === 0) slot.worker.ref();
       slot.inFlight.set(id, job);
       slot.items += job.count;
       this.deps.metrics?.recoveryQueueLength.inc(job.count);
@@ -129,6 +131,7 @@ export class RecoveryPool implements SenderRecovery {
     const job = slot.inFlight.get(res.id);
     if (!job) return;
     slot.inFlight.delete(res.id);
+    if (slot.inFlight.size === 0) slot.worker.unref();
     slot.items -= job.count;
     this.deps.metrics?.recoveryQueueLength.dec(job.count);
     job.resolve(res);
