@@ -4,7 +4,8 @@
  * <= 10 ms), (b) the same plus sender recovery with the default secp256k1 backend, (c) the transactions root, and
  * (d) the receipts root of 1,428 receipts (target <= 10 ms). Roots are built by our one-pass sorted builder; the
  * peer is @ethereumjs/mpt (insert each item, then root) in the same run, which also cross-checks the root.
- * Each figure is the p50 over repeated runs after a warm-up (the peer: fewer runs, it is ~35x slower).
+ * Each figure is the p50 over repeated runs after a warm-up (the peer: fewer runs, it is ~35x slower), with the p50
+ * of process CPU time beside it, which stays meaningful when other processes crowd the cores.
  */
 import { loadavg } from 'node:os';
 import { createMPT } from '@ethereumjs/mpt';
@@ -28,20 +29,28 @@ interface Timing {
   p50Ms: number;
   p90Ms: number;
   minMs: number;
+  /** p50 of process CPU time (user + system) per run: robust to time slicing on a loaded machine. */
+  cpuP50Ms: number;
   runs: number;
 }
 
 async function time(fn: () => unknown | Promise<unknown>, runs: number, warmup = 5): Promise<Timing> {
   for (let i = 0; i < warmup; i++) await fn();
   const xs: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     await fn();
     xs.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
   }
   xs.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const round = (x: number): number => Number(x.toFixed(3));
-  return { p50Ms: round(xs[Math.floor(runs / 2)]), p90Ms: round(xs[Math.floor(runs * 0.9)]), minMs: round(xs[0]), runs };
+  const mid = Math.floor(runs / 2);
+  return { p50Ms: round(xs[mid]), p90Ms: round(xs[Math.floor(runs * 0.9)]), minMs: round(xs[0]), cpuP50Ms: round(cpu[mid]), runs };
 }
 
 const ratio = (a: number, b: number): number => Number((a / b).toFixed(2));
@@ -129,6 +138,8 @@ export async function benchBlock({ runs = 40, transactions: n = 1428 }: BenchBlo
       decodeAndHashMs: 10,
       receiptsRootMs: 10,
       met: decodeAndHash.p50Ms <= 10 && rcptRoot.p50Ms <= 10 && rootsAgree,
+      /** The same on CPU time, for runs where the load average exceeds the core count. */
+      metOnCpuTime: decodeAndHash.cpuP50Ms <= 10 && rcptRoot.cpuP50Ms <= 10 && rootsAgree,
     },
   };
 }
