@@ -150,8 +150,12 @@ export class BlockImporter {
     return this.importBlock(block);
   }
 
-  /** Validates, executes and commits `block` on top of the head; throws BlockInvalidError with the reason. */
-  async importBlock(block: Block): Promise<ImportedBlock> {
+  /**
+   * Validates, executes and commits `block` on top of the head; throws BlockInvalidError with the reason.
+   * `senders`, when given, are the block's recovered senders (a caller that recovers the next block while this one
+   * executes passes the pending result); otherwise they are recovered here.
+   */
+  async importBlock(block: Block, senders?: Promise<Uint8Array[]> | Uint8Array[]): Promise<ImportedBlock> {
     const { config } = this.options;
     const header = block.header;
     const parent = this.head;
@@ -172,11 +176,21 @@ export class BlockImporter {
       }
     });
     const t0 = performance.now();
-    const senders = await this.recover(block.transactions);
+    let recovered: Uint8Array[];
+    try {
+      recovered = senders === undefined ? await this.recover(block.transactions) : await senders;
+    } catch (err) {
+      if (err instanceof BlockInvalidError) throw err;
+      const e = err as XoneError;
+      throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: sender recovery: ${e.message}`, { ...e.meta, cause: e.code });
+    }
+    if (recovered.length !== block.transactions.length) {
+      throw new XoneError('IMPORT_BAD_SENDERS', `${recovered.length} senders for ${block.transactions.length} transactions`);
+    }
     const t1 = performance.now();
     const hash = headerHash(header);
     try {
-      const exec = await executeBlock(block, senders, {
+      const exec = await executeBlock(block, recovered, {
         hosts: this.hosts,
         state: this.state,
         config,
