@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { metricsInExpr, readMetricsDoc, registeredNames, resolveSeries } from './support/metricsDoc.ts';
+import { TARGET_LABELS, labelsInExpr, metricsInExpr, readMetricsDoc, registeredNames, resolveSeries } from './support/metricsDoc.ts';
 import { runTool } from './support/runTool.ts';
 
 interface Target {
@@ -58,6 +58,15 @@ describe('dashboards, alert rules and docs/metrics.md', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('behavior: every label a query filters or groups on is a documented label of its metrics or a target label', () => {
+    const wrong: string[] = [];
+    for (const { where, expr } of [...panelExprs, ...ruleExprs.map((expr) => ({ where: 'alert rule', expr }))]) {
+      const allowed = new Set([...TARGET_LABELS, ...metricsInExpr(expr).flatMap((s) => resolveSeries(s, doc)?.labels ?? [])]);
+      for (const label of labelsInExpr(expr)) if (!allowed.has(label)) wrong.push(`${where}: label ${label} in ${expr}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('behavior: a metric the doc marks exported is registered by its component', () => {

@@ -71,3 +71,14 @@ export function resolveSeries(series: string, doc: DocMetric[]): DocMetric | und
   const base = series.replace(/_(bucket|sum|count)$/, '');
   return doc.find((d) => d.name === base && d.type === 'histogram');
 }
+
+/** Labels every scraped series has (target labels) or a histogram bucket has (`le`). */
+export const TARGET_LABELS = ['instance', 'job', 'role', 'le'];
+
+/** Label names an expression filters on (`{a="x"}`) or groups by (`by (a, b)`). */
+export function labelsInExpr(expr: string): string[] {
+  const out = new Set<string>();
+  for (const m of expr.matchAll(/\{([^}]*)\}/g)) for (const l of m[1].matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)/g)) out.add(l[1]);
+  for (const m of expr.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)) for (const l of m[1].split(',')) if (l.trim()) out.add(l.trim());
+  return [...out];
+}
