@@ -1,0 +1,205 @@
+/**
+ * The chain service: the one writer of a datadir. It owns the store's write connection, the import pipeline and the
+ * signer, and runs production and follower import. It is the body of the chain thread (ARCHITECTURE.md: "chain
+ * thread (worker): owns the one SQLite write connection and the segment writer; import and produce pipeline"), and
+ * also runs in-thread for tests and tools. Everything it returns is plain data that survives postMessage.
+ */
+import { decodeBlock, type Block } from '../../chain/block/index.ts';
+import type { Genesis } from '../../chain/genesis/index.ts';
+import { ethereumHeaderCodec, type Header } from '../../chain/header/index.ts';
+import { decodeTransaction, recoverSender, type Transaction } from '../../chain/transaction/index.ts';
+import { CliqueEngine } from '../../consensus/clique/index.ts';
+import type { ConsensusEngine, HeaderReader } from '../../consensus/interface.ts';
+import { XoneError } from '../../errors.ts';
+import { EvmHostCache } from '../../exec/evmHost.ts';
+import { BlockImporter, type ImportedBlock } from '../../exec/import/blockImporter.ts';
+import { concatBytes } from '../../primitives/hex.ts';
+import { decodeRlp } from '../../primitives/rlp.ts';
+import { addressFromPrivateKey } from '../../primitives/secp256k1/index.ts';
+import { ChainStore, type Durability, type StoreLogger } from '../../store/index.ts';
+import { buildBlock } from '../produce/buildBlock.ts';
+import { NODE_MIGRATIONS } from './migrations.ts';
+
+export interface ChainServiceOptions {
+  datadir: string;
+  genesis: Genesis;
+  /** 0 = producer (each block durable on its own), 1-128 = follower group commit. */
+  batch: number;
+  /** The Clique signer's private key, for --mine. */
+  signerKey?: Uint8Array;
+  /** Check seals of imported blocks (false for trusted import). Default: true on Clique chains. */
+  verifySeals?: boolean;
+  historyBlocks?: number;
+}
+
+/** A block that became part of the canonical chain (durable when `durable` is true). */
+export interface HeadUpdate {
+  number: bigint;
+  hash: Uint8Array;
+  headerRlp: Uint8Array;
+  txHashes: Uint8Array[];
+  gasUsed: bigint;
+  timings: ImportedBlock['timings'];
+  /** False while a follower batch is still open; the batch's last update is followed by `steady()`. */
+  durable: boolean;
+}
+
+export interface ProduceRequest {
+  /** Raw transactions in block order, each with its sender already recovered by the pool. */
+  txs: { raw: Uint8Array; sender: Uint8Array }[];
+  timestamp: bigint;
+}
+
+export interface ProduceResult {
+  head: HeadUpdate;
+  /** Hashes of transactions left out because they were no longer valid. */
+  dropped: Uint8Array[];
+}
+
+export class ChainService {
+  private readonly hosts = new EvmHostCache();
+  private readonly engine: ConsensusEngine;
+  private readonly signerAddress: Uint8Array | undefined;
+  private readonly putSenders;
+  private pendingSenders: Uint8Array[] | undefined;
+
+  private constructor(
+    readonly store: ChainStore,
+    private readonly importer: BlockImporter,
+    private readonly options: ChainServiceOptions,
+  ) {
+    const clique = options.genesis.config.clique;
+    this.engine = clique ? new CliqueEngine({ config: clique }) : { name: 'trusted', verifyHeader: () => {}, author: (h: Header) => h.coinbase };
+    this.signerAddress = options.signerKey ? addressFromPrivateKey(options.signerKey) : undefined;
+    this.putSenders = store.db.prepare<[Uint8Array, Uint8Array]>('INSERT OR REPLACE INTO block_senders (block_hash, senders) VALUES (?, ?)');
+  }
+
+  static open(options: ChainServiceOptions, logger?: StoreLogger): ChainService {
+    const store = ChainStore.open({ datadir: options.datadir, batch: options.batch }, { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) });
+    try {
+      const ref: { service?: ChainService } = {};
+      const importer = BlockImporter.open(
+        store,
+        { header: options.genesis.genesisHeader, alloc: options.genesis.alloc },
+        {
+          config: options.genesis.config,
+          historyBlocks: options.historyBlocks,
+          // Capture the senders the importer recovers so they are stored with the block.
+          recoverSenders: (txs) => ref.service?.recoverAndKeep(txs) ?? txs.map((tx) => recoverSender(tx)),
+        },
+      );
+      ref.service = new ChainService(store, importer, options);
+      return ref.service;
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
+
+  head(): { number: bigint; hash: Uint8Array; header: Header } {
+    const h = this.importer.headInfo;
+    return { number: h.header.number, hash: h.hash, header: h.header };
+  }
+
+  durability(): Durability {
+    return this.store.durability();
+  }
+
+  /** Builds, seals and durably commits the next block (producer mode). */
+  async produce(request: ProduceRequest): Promise<ProduceResult> {
+    if (!this.options.signerKey || !this.signerAddress) throw new XoneError('NODE_NO_SIGNER', 'cannot produce blocks: no signer key configured');
+    if (this.store.durability().kind !== 'Durable') throw new XoneError('NODE_NOT_DURABLE', 'refusing to sign while the store is not durable');
+    const parent = this.importer.headInfo;
+    const candidates = request.txs.map((t) => ({ tx: decodeTransaction(t.raw), sender: t.sender }));
+    const built = await buildBlock(candidates, request.timestamp, {
+      config: this.options.genesis.config,
+      parent,
+      state: this.importer.state,
+      hosts: this.hosts,
+      blockHash: (n) => this.store.getCanonicalHash(Number(n)),
+    });
+    let header = built.block.header;
+    if (this.engine instanceof CliqueEngine) {
+      header = this.engine.prepare(header, parent.header, this.signerAddress, this.headerReader());
+      header = this.engine.seal(header, this.options.signerKey);
+    }
+    const block: Block = { ...built.block, header };
+    this.pendingSenders = built.senders;
+    const imported = await this.importer.importBlock(block);
+    this.storeSenders(imported.hash, built.senders);
+    return { head: this.update(imported, header, block, true), dropped: built.dropped.map((t) => t.hash) };
+  }
+
+  /**
+   * Verifies (seal, roots, execution) and imports raw blocks in order, as a follower. With batch > 0 the blocks share
+   * one transaction; `steady()` makes them durable. Stops at the first invalid block and throws its error, after
+   * importing the blocks before it.
+   */
+  async importBlocks(rlps: readonly Uint8Array[]): Promise<HeadUpdate[]> {
+    const out: HeadUpdate[] = [];
+    for (const rlp of rlps) {
+      const block = decodeBlock(rlp);
+      const parent = this.importer.headInfo;
+      if (this.options.verifySeals ?? this.engine.name === 'clique') this.engine.verifyHeader(block.header, parent.header, this.headerReader());
+      const imported = await this.importer.importBlock(block);
+      this.storeSenders(imported.hash, this.pendingSenders ?? []);
+      out.push(this.update(imported, block.header, block, this.store.batch === 0));
+    }
+    return out;
+  }
+
+  /** Makes an open follower batch durable. */
+  steady(): void {
+    this.store.steady();
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  private recoverAndKeep(txs: readonly Transaction[]): Uint8Array[] {
+    if (this.pendingSenders && this.pendingSenders.length === txs.length) return this.pendingSenders;
+    this.pendingSenders = txs.map((tx) => recoverSender(tx));
+    return this.pendingSenders;
+  }
+
+  private storeSenders(hash: Uint8Array, senders: readonly Uint8Array[]): void {
+    this.pendingSenders = undefined;
+    if (senders.length === 0) return;
+    // Outside the block's own transaction: a crash in between only costs a recovery when the block is served.
+    if (this.store.batch === 0) {
+      this.store.db.exec('BEGIN IMMEDIATE');
+      try {
+        this.putSenders.run(hash, concatBytes(...senders));
+        this.store.db.exec('COMMIT');
+      } catch (err) {
+        this.store.db.exec('ROLLBACK');
+        throw err;
+      }
+    } else {
+      this.putSenders.run(hash, concatBytes(...senders));
+    }
+  }
+
+  private update(imported: ImportedBlock, header: Header, block: Block, durable: boolean): HeadUpdate {
+    return {
+      number: imported.number,
+      hash: imported.hash,
+      headerRlp: ethereumHeaderCodec.encode(header),
+      txHashes: block.transactions.map((t) => t.hash),
+      gasUsed: imported.gasUsed,
+      timings: imported.timings,
+      durable,
+    };
+  }
+
+  private headerReader(): HeaderReader {
+    return {
+      headerByHash: (hash) => {
+        const row = this.store.getHeaderByHash(hash);
+        return row ? ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp) : undefined;
+      },
+    };
+  }
+}
+

@@ -1,0 +1,99 @@
+/**
+ * Builds the next block for the producer: header fields from the parent (number, base fee, gas limit, Shanghai's empty
+ * withdrawals), the pool's transactions executed in order (a transaction the state no longer admits, e.g. a stale
+ * nonce, is dropped and the rest re-run), then the roots and bloom from the result. Nothing is written: the state root
+ * is computed on the pending node buffer and discarded, and the caller imports the sealed block through the same
+ * verifying pipeline as any other block, so a produced block can never commit what an import would refuse.
+ */
+import { transactionsRoot, type Block } from '../../chain/block/index.ts';
+import { bloomUnion } from '../../chain/bloom.ts';
+import { forkAt, isForkActive, type ChainConfig } from '../../chain/forks.ts';
+import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, type Header } from '../../chain/header/index.ts';
+import { receiptsRoot } from '../../chain/receipt/index.ts';
+import type { Transaction } from '../../chain/transaction/index.ts';
+import { BlockInvalidError } from '../../exec/errors.ts';
+import type { EvmHostCache } from '../../exec/evmHost.ts';
+import { runBlock } from '../../exec/block/executeBlock.ts';
+import { expectedBaseFee } from '../../exec/header/baseFee.ts';
+import type { ParentInfo } from '../../exec/header/validateHeader.ts';
+import { StateRootComputer } from '../../state/stateRoot.ts';
+import type { StoreState } from '../../state/store/storeState.ts';
+
+export interface Candidate {
+  tx: Transaction;
+  sender: Uint8Array;
+}
+
+export interface BuildContext {
+  config: ChainConfig;
+  parent: ParentInfo;
+  state: StoreState;
+  hosts: EvmHostCache;
+  blockHash(number: bigint): Uint8Array | undefined;
+}
+
+export interface BuiltBlock {
+  /** Unsealed: the engine fills its consensus fields and seal. */
+  block: Block;
+  senders: Uint8Array[];
+  /** Transactions left out because executing them failed validity (stale nonce, funds gone). */
+  dropped: Transaction[];
+}
+
+export async function buildBlock(candidates: readonly Candidate[], timestamp: bigint, ctx: BuildContext): Promise<BuiltBlock> {
+  const parent = ctx.parent.header;
+  const number = parent.number + 1n;
+  const fork = forkAt(ctx.config, Number(number), Number(timestamp));
+  const header: Header = {
+    parentHash: ctx.parent.hash,
+    ommersHash: EMPTY_OMMERS_HASH,
+    coinbase: new Uint8Array(20),
+    stateRoot: EMPTY_TRIE_ROOT,
+    transactionsRoot: EMPTY_TRIE_ROOT,
+    receiptsRoot: EMPTY_TRIE_ROOT,
+    logsBloom: EMPTY_BLOOM,
+    difficulty: 2n,
+    number,
+    gasLimit: parent.gasLimit,
+    gasUsed: 0n,
+    timestamp,
+    extraData: new Uint8Array(0),
+    mixHash: new Uint8Array(32),
+    nonce: new Uint8Array(8),
+  };
+  if (isForkActive(fork, 'London')) header.baseFeePerGas = expectedBaseFee(parent, ctx.parent.fork);
+  if (isForkActive(fork, 'Shanghai')) header.withdrawalsRoot = EMPTY_TRIE_ROOT;
+
+  let included = [...candidates];
+  const dropped: Transaction[] = [];
+  for (;;) {
+    const block: Block = { header, transactions: included.map((c) => c.tx), ommers: [], ...(header.withdrawalsRoot ? { withdrawals: [] } : {}) };
+    const senders = included.map((c) => c.sender);
+    let exec;
+    try {
+      exec = await runBlock(block, senders, { hosts: ctx.hosts, state: ctx.state, config: ctx.config, fork, blockHash: ctx.blockHash });
+    } catch (err) {
+      const index = err instanceof BlockInvalidError ? (err.meta.txIndex as number | undefined) : undefined;
+      if (index === undefined) throw err;
+      dropped.push(included[index].tx);
+      included = included.filter((_, i) => i !== index);
+      continue;
+    }
+    const computer = new StateRootComputer(ctx.state.nodes, parent.stateRoot);
+    let stateRoot: Uint8Array;
+    try {
+      stateRoot = computer.apply(exec.state.changes(), (key) => exec.state.accountByKey(key)).root;
+    } finally {
+      ctx.state.nodes.discard();
+    }
+    block.header = {
+      ...header,
+      stateRoot,
+      transactionsRoot: transactionsRoot(block.transactions),
+      receiptsRoot: receiptsRoot(exec.receipts),
+      logsBloom: bloomUnion(exec.receipts.map((r) => r.logsBloom)),
+      gasUsed: exec.gasUsed,
+    };
+    return { block, senders, dropped };
+  }
+}

@@ -1,0 +1,82 @@
+/** The chain service with a real datadir: a producer seals and commits blocks, a follower verifies and imports them. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseGenesis } from '../../core/chain/genesis/index.ts';
+import { signTransaction } from '../../core/chain/transaction/index.ts';
+import { ChainService } from '../../core/node/chain/chainService.ts';
+import { rawBlock } from '../../core/node/chain/rawBlock.ts';
+import { devAccounts, devGenesisJson } from '../../core/node/dev/devChain.ts';
+import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
+import { datadirFactory } from '../store/support/tmpDatadir.ts';
+
+const accounts = devAccounts(3);
+const genesis = parseGenesis(devGenesisJson(accounts));
+const signerKey = hexToBytes(accounts[0].privateKey);
+const newDatadir = datadirFactory();
+const open: ChainService[] = [];
+afterEach(() => {
+  while (open.length) open.pop()?.close();
+});
+
+function transfer(nonce: bigint) {
+  const tx = signTransaction(
+    { type: 2, chainId: 1337n, nonce, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: hexToBytes(accounts[2].address), value: 5n, data: new Uint8Array(0) },
+    hexToBytes(accounts[1].privateKey),
+  );
+  return { raw: tx.raw, sender: hexToBytes(accounts[1].address), hash: tx.hash };
+}
+
+function service(datadir: string, batch: number, withSigner: boolean): ChainService {
+  const s = ChainService.open({ datadir, genesis, batch, ...(withSigner ? { signerKey } : {}) });
+  open.push(s);
+  return s;
+}
+
+describe('ChainService', () => {
+  it('default: the producer seals blocks with transactions, durably, and they survive a reopen', async () => {
+    const datadir = newDatadir();
+    const producer = service(datadir, 0, true);
+    const t0 = transfer(0n);
+    const first = await producer.produce({ txs: [t0], timestamp: 10n });
+    expect(first.head.number).toBe(1n);
+    expect(first.head.durable).toBe(true);
+    expect(first.head.txHashes.map(bytesToHex)).toEqual([bytesToHex(t0.hash)]);
+    const second = await producer.produce({ txs: [transfer(1n)], timestamp: 12n });
+    expect(second.head.number).toBe(2n);
+    producer.close();
+    open.pop();
+    const reopened = service(datadir, 0, true);
+    expect(bytesToHex(reopened.head().hash)).toBe(bytesToHex(second.head.hash));
+  });
+
+  it('behavior: a transaction the state no longer admits is dropped, the block still sealed', async () => {
+    const producer = service(newDatadir(), 0, true);
+    const stale = transfer(5n); // nonce gap: the account's nonce is 0
+    const result = await producer.produce({ txs: [transfer(0n), stale], timestamp: 10n });
+    expect(result.dropped.map(bytesToHex)).toEqual([bytesToHex(stale.hash)]);
+    expect(result.head.txHashes).toHaveLength(1);
+  });
+
+  it('behavior: a follower verifies seals and imports the producer blocks in one batch', async () => {
+    const producer = service(newDatadir(), 0, true);
+    const heads = [];
+    for (let i = 0n; i < 3n; i++) heads.push((await producer.produce({ txs: [transfer(i)], timestamp: 10n + 2n * i })).head);
+    const follower = service(newDatadir(), 128, false);
+    const raws = heads.map((h) => rawBlock(producer.store, h.hash) as Uint8Array);
+    const imported = await follower.importBlocks(raws);
+    expect(imported.map((h) => bytesToHex(h.hash))).toEqual(heads.map((h) => bytesToHex(h.hash)));
+    expect(follower.durability().kind).toBe('Degraded');
+    follower.steady();
+    expect(follower.durability().kind).toBe('Durable');
+  });
+
+  it('error: a follower refuses a block whose seal was not made by a signer', async () => {
+    const producer = service(newDatadir(), 0, true);
+    const forged = ChainService.open({ datadir: newDatadir(), genesis, batch: 0, signerKey: hexToBytes(accounts[1].privateKey) });
+    open.push(forged);
+    const head = (await forged.produce({ txs: [], timestamp: 10n })).head;
+    const follower = service(newDatadir(), 0, false);
+    await expect(follower.importBlocks([rawBlock(forged.store, head.hash) as Uint8Array])).rejects.toThrow(/unauthorized signer/);
+    expect(follower.head().number).toBe(0n);
+    expect(producer.head().number).toBe(0n);
+  });
+});
