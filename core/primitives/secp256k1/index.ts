@@ -8,7 +8,7 @@ export {
   type Secp256k1BackendName,
   type Secp256k1ErrorCode,
 } from './types.ts';
-export { createNativeSecp256k1, nativeSecp256k1Available } from './native.ts';
+export { createEllipticSecp256k1, createNativeSecp256k1, nativeSecp256k1Available } from './native.ts';
 export { createNobleSecp256k1 } from './noble.ts';
 export { chooseSecp256k1, defaultSecp256k1 } from './select.ts';
 export { addressFromPrivateKey, addressFromPublicKey, recoverAddress } from './address.ts';

@@ -76,8 +76,20 @@ function wrapLibError(err: unknown, what: string): Secp256k1Error {
  */
 export function createNativeSecp256k1(): Secp256k1Backend {
   const { lib, native, detail } = load();
+  return wrap(lib, native ? 'native' : 'elliptic', detail);
+}
+
+/**
+ * The package's JS `elliptic` build on purpose: what `createNativeSecp256k1()` degrades to when the binding does not
+ * load. Exists so tests can hold that path to the same vectors; nothing should choose it for speed.
+ */
+export function createEllipticSecp256k1(): Secp256k1Backend {
+  return wrap(require('secp256k1/elliptic') as Secp256k1Package, 'elliptic', 'secp256k1 package JS fallback (elliptic), loaded explicitly');
+}
+
+function wrap(lib: Secp256k1Package, name: 'native' | 'elliptic', detail: string): Secp256k1Backend {
   return {
-    name: native ? 'native' : 'elliptic',
+    name,
     detail,
     sign(hash32: Uint8Array, privateKey32: Uint8Array): RecoverableSignature {
       checkHash(hash32);

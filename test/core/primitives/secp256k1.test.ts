@@ -6,6 +6,7 @@ import {
   addressFromPrivateKey,
   addressFromPublicKey,
   chooseSecp256k1,
+  createEllipticSecp256k1,
   createNativeSecp256k1,
   createNobleSecp256k1,
   defaultSecp256k1,
@@ -38,7 +39,8 @@ const EIP155 = {
   address: '0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F',
 };
 
-const backends: Secp256k1Backend[] = [createNobleSecp256k1()];
+// The elliptic build is what the package degrades to without its binding: it must be correct too.
+const backends: Secp256k1Backend[] = [createNobleSecp256k1(), createEllipticSecp256k1()];
 if (nativeSecp256k1Available()) backends.push(createNativeSecp256k1());
 
 describe('secp256k1 backends', () => {
