@@ -61,11 +61,11 @@ export function sqliteSyncsPerCommit(
   blocks: number,
   batch: number,
   sync: 'FULL' | 'NORMAL',
-  shape: 'spike' | 'empty' = 'spike',
+  shape: 'seed' | 'indexed' | 'empty' = 'seed',
 ): { perCommit: number; traced: number; ours: number; commits: number } | { error: string } {
   try {
-    const base = tracedSyncs(join(dir, `probe0-${sync}-${batch}`), 0, batch, sync, shape);
-    const run = tracedSyncs(join(dir, `probeN-${sync}-${batch}`), blocks, batch, sync, shape);
+    const base = tracedSyncs(join(dir, `probe0-${sync}-${batch}-${shape}`), 0, batch, sync, shape);
+    const run = tracedSyncs(join(dir, `probeN-${sync}-${batch}-${shape}`), blocks, batch, sync, shape);
     const sqlite = run.traced - base.traced - (run.ours - base.ours);
     const commits = run.commits - base.commits;
     return { perCommit: round(sqlite / commits, 3), traced: run.traced - base.traced, ours: run.ours - base.ours, commits };

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runStore } from './runStore.ts';
-import { SPIKE_SHAPE, EMPTY_SHAPE } from './syntheticBlocks.ts';
+import { EMPTY_SHAPE, SEED_SPIKE_SHAPE, SPIKE_SHAPE } from './syntheticBlocks.ts';
 import type { SynchronousLevel } from '../../store/sqlite/pragmas.ts';
 
 const { values } = parseArgs({
@@ -14,14 +14,14 @@ const { values } = parseArgs({
     blocks: { type: 'string' },
     batch: { type: 'string', default: '0' },
     sync: { type: 'string', default: 'FULL' },
-    shape: { type: 'string', default: 'spike' },
+    shape: { type: 'string', default: 'seed' },
   },
 });
 const r = runStore(
   values.datadir as string,
   Number(values.blocks),
   Number(values.batch),
-  values.shape === 'empty' ? EMPTY_SHAPE : SPIKE_SHAPE,
+  values.shape === 'empty' ? EMPTY_SHAPE : values.shape === 'indexed' ? SPIKE_SHAPE : SEED_SPIKE_SHAPE,
   values.sync as SynchronousLevel,
 );
 process.stdout.write(JSON.stringify({ ours: r.stats.fileSyncs + r.stats.dirSyncs, commits: r.stats.commits }) + '\n');

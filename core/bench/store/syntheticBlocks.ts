@@ -21,7 +21,10 @@ export interface SyntheticShape {
 /** An empty block: no transactions, a London-sized header, empty body and receipts lists. */
 export const EMPTY_SHAPE: SyntheticShape = { bodyBytes: 0, receiptsBytes: 0, txs: 0, logsPerTx: 0, headerExtraBytes: 500 };
 
-/** The seed's spike block: 56.6 KB of body, receipts and a few logs. */
+/** The seeds' spike block as they measured it: 56.6 KB of opaque body, nothing to index. */
+export const SEED_SPIKE_SHAPE: SyntheticShape = { bodyBytes: 56_600, receiptsBytes: 0, txs: 0, logsPerTx: 0, headerExtraBytes: 500 };
+
+/** A 56.6 KB block with what the store indexes: 100 transactions (lookups), 100 logs, 4 KB of receipts. */
 export const SPIKE_SHAPE: SyntheticShape = { bodyBytes: 56_600, receiptsBytes: 4_000, txs: 100, logsPerTx: 1, headerExtraBytes: 500 };
 
 /** splitmix32-style generator: fast, deterministic. */
