@@ -47,7 +47,18 @@ export class EncodingCache {
     return json;
   }
 
+  /** Drops every entry (benchmarks; a reorg deeper than the cache). */
+  clear(): void {
+    this.map.clear();
+    this.size = 0;
+  }
+
   get entries(): number {
     return this.map.size;
   }
 }
+
+/** Cache key of a block's JSON (by hash hex and transaction detail). */
+export const blockKey = (hashHex: string, fullTx: boolean): string => (fullTx ? 'bf' : 'bh') + hashHex;
+/** Cache key of a block's receipts JSON. */
+export const receiptsKey = (hashHex: string): string => 'r' + hashHex;

@@ -13,6 +13,8 @@ import { FilterManager } from './filters.ts';
 import { chainHealth } from './health.ts';
 import { createHttpApp } from './http.ts';
 import { type RpcDeps } from './interface.ts';
+import { type BlockData, type ReceiptData } from './encode/types.ts';
+import { primeEncodings } from './prime.ts';
 import { TokenBuckets } from './limits/tokenBucket.ts';
 import { buildMethodTable } from './methods/index.ts';
 import { type RpcOptions, rpcOptions } from './options.ts';
@@ -28,6 +30,8 @@ export interface RpcServer {
   readonly options: RpcOptions;
   readonly services: RpcServices;
   readonly dispatcher: Dispatcher;
+  /** Pre-encodes a just-produced/imported block (and receipts) so its first readers get cached JSON. */
+  prime(block: BlockData, receipts?: readonly ReceiptData[]): void;
 }
 
 export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps): RpcServer {
@@ -54,6 +58,7 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps): Rp
     options: opts,
     services,
     dispatcher,
+    prime: (block, receipts) => primeEncodings(services.cache, block, receipts),
     async start() {
       // Events first so no head produced between listen() and subscription is missed by filters.
       unsubscribe = deps.events?.subscribe({

@@ -11,6 +11,9 @@ import { type RpcConnection } from './registry.ts';
 
 /** Most bytes queued to one slow client before it is disconnected (a subscriber that stopped reading). */
 const MAX_BUFFERED = 16 * 1024 * 1024;
+/** Requests in flight per connection before the server stops reading from it (TCP backpressure, not an error). */
+const PAUSE_AT = 64;
+const RESUME_AT = 16;
 
 export interface WsAttachment {
   readonly server: WebSocketServer;
@@ -46,9 +49,12 @@ export function attachWebSocket(http: Server, dispatcher: Dispatcher, maxPayload
       },
     };
     const meta = { clientIp: req.socket.remoteAddress ?? '', transport: 'ws' as const, connection: conn };
+    let inFlight = 0;
     ws.on('message', (raw: RawData) => {
       const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
+      if (++inFlight === PAUSE_AT) ws.pause();
       void dispatcher.handle(text, meta).then((r) => {
+        if (--inFlight === RESUME_AT && ws.isPaused) ws.resume();
         if (r.body !== null) conn.send(r.body);
       });
     });

@@ -15,7 +15,8 @@ import { type Harness, startHarness } from './support/harness.ts';
 const LIMITS = { maxBodyBytes: 64 * 1024, batchLimit: 50, maxDepth: 64 };
 const SEED = 0x5eed;
 const TARGET = 10_000;
-const TIME_BUDGET_MS = 40_000;
+// A safety cap, not the goal: the run is a fixed count (about 25 s on two loaded cores), the cap fails it loudly.
+const TIME_BUDGET_MS = 100_000;
 
 /** A full GC so heap figures are retained memory, not garbage waiting for collection. */
 function collect(): void {
@@ -120,7 +121,7 @@ describe('fuzz', () => {
     const inTime = () => Date.now() - started < TIME_BUDGET_MS;
 
     // HTTP: generated cases at 16 in flight (status codes checked too).
-    let httpLeft = 1500;
+    let httpLeft = 1000;
     const httpWorker = async () => {
       while (httpLeft-- > 0 && inTime()) {
         const c = next();
@@ -130,7 +131,7 @@ describe('fuzz', () => {
         record(c, check(c, res.status, await res.text()), 'http');
       }
     };
-    // WebSocket: generated cases pipelined in windows of 50 per connection (oversized bodies excluded: they close the
+    // WebSocket: generated cases pipelined in windows of 100 per connection (oversized bodies excluded: they close the
     // socket). Answers of one window may arrive in any order, so each window compares the multiset of answer shapes.
     let wsLeft = 8000;
     const shape = (c: Case) => (c.batch ? 'B' : '') + c.codes.join(',');
@@ -151,7 +152,7 @@ describe('fuzz', () => {
       });
       while (wsLeft > 0 && inTime()) {
         const window: Case[] = [];
-        while (window.length < 50 && wsLeft > 0) {
+        while (window.length < 100 && wsLeft > 0) {
           const c = next();
           if (c.status !== 200) continue;
           wsLeft--;
@@ -199,5 +200,5 @@ describe('fuzz', () => {
         fuzz: { sent, ms: Date.now() - started, heapGrowthMb: Math.round(heapGrowthMb), kinds: Object.fromEntries(kinds) },
       }),
     );
-  }, 90_000);
+  }, 150_000);
 });

@@ -11,10 +11,10 @@ afterAll(() => h.close());
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 type Obj = Record<string, unknown>;
-const result = async (method: string, params: unknown[] = []) => {
+const result = async <T = never>(method: string, params: unknown[] = []): Promise<T> => {
   const r = await h.call(method, params);
   if (r.error) throw new Error(`${method}: ${r.error.message}`);
-  return r.result as never;
+  return r.result as T;
 };
 
 describe('eth blocks and transactions', () => {

@@ -12,6 +12,7 @@ import { bool, data, hash, required, uint } from '../params.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { RawJson } from '../json.ts';
+import { blockKey, receiptsKey } from '../cache.ts';
 import { RpcError } from '../errors.ts';
 import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
 import { ethStateMethods } from './ethState.ts';
@@ -23,7 +24,7 @@ const ZERO_ADDRESS = '0x' + '00'.repeat(20);
 /** Cached JSON text of a block (by hash and fullTx). */
 export async function blockJson(s: RpcServices, header: HeaderData | null, fullTx: boolean): Promise<RawJson | null> {
   if (header === null) return null;
-  const key = (fullTx ? 'bf' : 'bh') + bytesToHex(header.hash);
+  const key = blockKey(bytesToHex(header.hash), fullTx);
   const hit = s.cache.get(key);
   if (hit !== undefined) return new RawJson(hit);
   const block = await s.deps.chain.getBlockByHash(header.hash);
@@ -34,7 +35,7 @@ export async function blockJson(s: RpcServices, header: HeaderData | null, fullT
 /** Cached JSON text of a block's receipts. */
 export async function receiptsJson(s: RpcServices, header: HeaderData | null): Promise<RawJson | null> {
   if (header === null) return null;
-  const key = 'r' + bytesToHex(header.hash);
+  const key = receiptsKey(bytesToHex(header.hash));
   const hit = s.cache.get(key);
   if (hit !== undefined) return new RawJson(hit);
   const receipts = await s.deps.chain.getReceipts(header.hash);
