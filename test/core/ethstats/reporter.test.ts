@@ -127,7 +127,7 @@ describe('ethstats reporter against a faithful server', () => {
   });
 
   it('behavior: heartbeats are answered while the main thread is blocked by heavy work; no abnormal close', async () => {
-    await server.configure({ pingIntervalMs: 100, pongTimeoutMs: 600 });
+    await server.configure({ pingIntervalMs: 100, pongTimeoutMs: 1_000 });
     const states = await startReporter('s3cret');
     await until((e) => count(e, 'primus-pong') >= 2, 'first heartbeats');
     // Heavy import stand-in: 2.5 s of synchronous hashing on this (the node's main) thread.
@@ -137,7 +137,8 @@ describe('ethstats reporter against a faithful server', () => {
     const blockedFrom = (await server.events()).at(-1)?.t ?? 0;
     const events = await until((e) => e.some((x) => x.kind === 'primus-pong' && x.t > blockedFrom + 200), 'heartbeats after the block');
     const pongsDuring = events.filter((e) => e.kind === 'primus-pong' && e.t >= blockedFrom - 2_500 && e.t <= blockedFrom);
-    expect(pongsDuring.length).toBeGreaterThanOrEqual(15);
+    // 25 heartbeats fall in the 2.5 s; a loaded CI host may delay some, but none may go unanswered for 1 s.
+    expect(pongsDuring.length).toBeGreaterThanOrEqual(10);
     expect(count(events, 'heartbeat-timeout')).toBe(0);
     expect(count(events, 'close')).toBe(0);
     expect(count(events, 'connect')).toBe(1);
@@ -154,7 +155,7 @@ describe('ethstats reporter against a faithful server', () => {
     expect(count(later, 'latency')).toBe(0);
     expect(count(later, 'close')).toBe(0);
     expect(count(later, 'connect')).toBe(1);
-    expect(count(later, 'stats')).toBeGreaterThan(count(events, 'stats') - 1);
+    expect(count(later, 'stats')).toBeGreaterThan(count(events, 'stats'));
   });
 
   it('behavior: reconnects after the server drops the connection, and closes with 1001 on shutdown', async () => {
