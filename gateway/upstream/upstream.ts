@@ -9,8 +9,11 @@ export interface UpstreamReply {
   retryAfter?: string | null;
 }
 
-/** A fetch function (the runtime's, or a faster one the Node adapter injects). */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number; text(): Promise<string>; headers: { get(name: string): string | null } }>;
+/** A POST function (the runtime's fetch via webFetch, or a faster one the Node adapter injects); rejects after `timeoutMs`. */
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number; text(): Promise<string>; headers: { get(name: string): string | null } }>;
+
+/** FetchLike over the standard fetch (Workers, or any runtime without a faster client). */
+export const webFetch: FetchLike = (url, { timeoutMs, ...init }) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
 
 const WINDOW = 20;
 
@@ -75,7 +78,7 @@ export class Upstream {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,
-        signal: AbortSignal.timeout(Math.max(1, Math.min(timeoutMs, this.config.timeoutMs))),
+        timeoutMs: Math.max(1, Math.min(timeoutMs, this.config.timeoutMs)),
       });
       const text = await res.text();
       let parsed: unknown;

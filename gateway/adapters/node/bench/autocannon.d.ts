@@ -1,0 +1,22 @@
+// Minimal types for the part of autocannon 8 the gateway benchmark uses (the package ships none).
+declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
+  namespace autocannon {
+    interface Options {
+      url: string;
+      method?: string;
+      body?: string;
+      headers?: Record<string, string>;
+      connections?: number;
+      pipelining?: number;
+      duration?: number;
+    }
+    interface Result {
+      requests: { total: number; average: number };
+      non2xx: number;
+      errors: number;
+    }
+  }
+  function autocannon(opts: autocannon.Options): EventEmitter;
+  export default autocannon;
+}
