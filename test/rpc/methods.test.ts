@@ -131,6 +131,16 @@ describe('eth blocks and transactions', () => {
   });
 });
 
+test('behavior: prime() fills the cache with both block forms and the receipts; readers then hit it', async () => {
+  const built = h.node.builder.blocks[2];
+  h.server.services.cache.clear();
+  h.server.prime(built.block, built.receipts);
+  expect(h.server.services.cache.entries).toBe(3);
+  const block: Obj = await result('eth_getBlockByNumber', ['0x2', true]);
+  const receipts: Obj[] = await result('eth_getBlockReceipts', ['0x2']);
+  expect([block.hash, receipts.length, h.server.services.cache.entries]).toEqual([hex(built.block.header.hash), 2, 3]);
+});
+
 describe('state, execution, fees', () => {
   test('default: balances, nonces, code, storage, proofs at blocks (number, tag, EIP-1898)', async () => {
     const a1 = hex(ADDRESSES[1]);
