@@ -6,7 +6,7 @@ import { parseGenesis } from '../../core/chain/genesis/index.ts';
 import { BlockImporter } from '../../core/exec/import/blockImporter.ts';
 import { hexToBytes } from '../../core/primitives/hex.ts';
 import { splitRlpStream } from '../../core/primitives/rlp.ts';
-import { HistoricalState, unwindState } from '../../core/state/store/history.ts';
+import { HistoricalState } from '../../core/state/store/history.ts';
 import { STATE_MIGRATIONS } from '../../core/state/store/migrations.ts';
 import { ChainStore } from '../../core/store/index.ts';
 import { conformancePath } from '../support/conformance.ts';
@@ -36,8 +36,13 @@ describe('state history in the store', () => {
     for (let i = 1; i < 4; i++) expect((balances[i] as bigint) < (balances[i - 1] as bigint)).toBe(true);
     expect(() => new HistoricalState(store.db, 9)).toThrow(/state at block 9 is not available/);
 
-    store.unwind(1, (db) => unwindState(db, 1));
+    expect(importer.unwindTo(1)).toBe(2);
     expect(importer.state.getAccount(SENDER)?.nonce).toBe(1n);
+    expect(importer.headInfo.header.number).toBe(1n);
+    // The same importer continues on the unwound head.
+    await importer.importRlp(blocks[1] as Uint8Array);
+    expect(importer.state.getAccount(SENDER)?.nonce).toBe(2n);
+    expect(importer.unwindTo(1)).toBe(1);
     expect(() => new HistoricalState(store.db, 2)).toThrow(/not available/);
     store.close();
 

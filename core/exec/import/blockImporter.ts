@@ -18,7 +18,7 @@ import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { decodeRlp } from '../../primitives/rlp.ts';
 import type { AllocAccount } from '../../state/alloc.ts';
 import { applyAlloc } from '../../state/alloc.ts';
-import { pruneHistory } from '../../state/store/history.ts';
+import { pruneHistory, unwindState } from '../../state/store/history.ts';
 import { StoreState } from '../../state/store/storeState.ts';
 import { StateRootComputer } from '../../state/stateRoot.ts';
 import type { ChainStore, LogIndexEntry } from '../../store/index.ts';
@@ -137,6 +137,21 @@ export class BlockImporter {
     return this.head;
   }
 
+  /**
+   * Unwinds the chain and its state to canonical block `number` (a reorg): the store's unwind runs `unwindState` in
+   * the same durable transaction; then caches, the open trie and the head follow. Returns blocks removed.
+   */
+  unwindTo(number: number): number {
+    const removed = this.store.unwind(number, (db) => unwindState(db, number));
+    this.state.clearCache();
+    const row = this.store.getHeaderByNumber(number);
+    if (row === undefined) throw new XoneError('STORE_NO_HEAD', `no canonical header at ${number} after unwind`);
+    const header = ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp);
+    this.head = { header, hash: row.hash, fork: parentForkOf(this.options.config, header) };
+    this.computer.reset(header.stateRoot);
+    return removed;
+  }
+
   /** Decodes and imports one block's RLP. */
   async importRlp(rlp: Uint8Array): Promise<ImportedBlock> {
     let block: Block;
@@ -239,6 +254,7 @@ export class BlockImporter {
     } catch (err) {
       this.computer.reset(parent.header.stateRoot);
       this.state.nodes.discard();
+      this.state.clearCache();
       throw err;
     }
   }

@@ -7,16 +7,22 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { decodeAccount, encodeAccount, type AccountState } from '../account.ts';
 import type { StateBackend } from '../backend.ts';
 import type { StateChanges } from '../interface.ts';
-import { bytesOfKey } from '../keys.ts';
+import { bytesOfKey, keyOf } from '../keys.ts';
 import { SqliteNodeStore } from './sqliteNodeStore.ts';
 
 const EMPTY = new Uint8Array(0);
+/** Accounts kept decoded between blocks (senders recur block after block); cleared wholesale past this size. */
+const ACCOUNT_CACHE_LIMIT = 500_000;
+
+/** A cached account row: decoded value and its stored RLP (the change set records the RLP). */
+type CachedAccount = { account: AccountState; rlp: Uint8Array } | null;
 
 type Stmt<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 
 /** Current state over SQLite; also writes change sets (see history.ts for reads at older blocks). */
 export class StoreState implements StateBackend {
   readonly nodes: SqliteNodeStore;
+  private readonly accounts = new Map<string, CachedAccount>();
   private readonly s: {
     account: Stmt<[Uint8Array], { account: Uint8Array }>;
     storage: Stmt<[Uint8Array, Uint8Array], { value: Uint8Array }>;
@@ -53,8 +59,29 @@ export class StoreState implements StateBackend {
   }
 
   getAccount(address: Uint8Array): AccountState | undefined {
+    return this.cachedAccount(address, keyOf(address))?.account;
+  }
+
+  private cachedAccount(address: Uint8Array, key: string): CachedAccount {
+    const hit = this.accounts.get(key);
+    if (hit !== undefined) return hit;
     const row = this.s.account.get(address);
-    return row === undefined ? undefined : decodeAccount(row.account);
+    const entry: CachedAccount = row === undefined ? null : { account: decodeAccount(row.account), rlp: new Uint8Array(row.account) };
+    this.remember(key, entry);
+    return entry;
+  }
+
+  private remember(key: string, entry: CachedAccount): void {
+    if (this.accounts.size >= ACCOUNT_CACHE_LIMIT) this.accounts.clear();
+    this.accounts.set(key, entry);
+  }
+
+  /**
+   * Forgets cached accounts. Call after anything changes `state_accounts` behind this object (an unwind) or when a
+   * block's transaction was rolled back after `commitBlock` ran (a failed COMMIT).
+   */
+  clearCache(): void {
+    this.accounts.clear();
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
@@ -80,8 +107,8 @@ export class StoreState implements StateBackend {
     for (const addrKey of addresses) {
       const address = bytesOfKey(addrKey);
       if (changes.accounts.has(addrKey) || changes.storage.has(addrKey)) {
-        const prev = this.s.account.get(address);
-        this.s.accountChange.run(address, number, prev === undefined ? null : prev.account);
+        const prev = this.cachedAccount(address, addrKey);
+        this.s.accountChange.run(address, number, prev === null ? null : prev.rlp);
       }
       if (changes.storageCleared.has(addrKey)) {
         for (const row of this.s.allStorage.all(address)) this.s.storageChange.run(address, row.slot, number, row.value);
@@ -111,18 +138,25 @@ export class StoreState implements StateBackend {
       written.add(addrKey);
       if (account === null) {
         this.s.delAccount.run(bytesOfKey(addrKey));
+        this.remember(addrKey, null);
         continue;
       }
       const root = storageRoots.get(addrKey);
-      this.s.putAccount.run(bytesOfKey(addrKey), encodeAccount(root === undefined ? account : { ...account, storageRoot: root }));
+      this.putAccountRow(addrKey, root === undefined ? account : { ...account, storageRoot: root });
     }
     for (const [addrKey, root] of storageRoots) {
       if (written.has(addrKey)) continue;
       const current = this.getAccount(bytesOfKey(addrKey));
-      if (current !== undefined) this.s.putAccount.run(bytesOfKey(addrKey), encodeAccount({ ...current, storageRoot: root }));
+      if (current !== undefined) this.putAccountRow(addrKey, { ...current, storageRoot: root });
     }
     for (const [hashKey, code] of changes.code) this.s.putCode.run(bytesOfKey(hashKey), code);
     this.nodes.flush();
+  }
+
+  private putAccountRow(addrKey: string, account: AccountState): void {
+    const rlp = encodeAccount(account);
+    this.s.putAccount.run(bytesOfKey(addrKey), rlp);
+    this.remember(addrKey, { account, rlp });
   }
 
   /** Records the state root of the genesis block. */
