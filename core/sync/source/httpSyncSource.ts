@@ -59,26 +59,35 @@ export class HttpSyncSource implements SyncSource {
   }
 
   async blocks(from: bigint, count: number): Promise<Uint8Array[]> {
-    return this.request('blocks', `/blocks?from=${from}&count=${count}`, this.o.blocksTimeoutMs, this.o.maxBlocksBytes, (bytes) => {
-      let blocks: Uint8Array[];
-      try {
-        blocks = splitRlpStream(bytes);
-      } catch (err) {
-        throw new SyncError(
-          'SYNC_PEER_BAD_RESPONSE',
-          `peer ${this.id}: truncated or malformed block data (${bytes.length} bytes): ${(err as Error).message}`,
-          {
+    return this.request(
+      'blocks',
+      `/blocks?from=${from}&count=${count}`,
+      this.o.blocksTimeoutMs,
+      this.o.maxBlocksBytes,
+      (bytes, headers) => {
+        // The count header makes a cut anywhere detectable, not only one that leaves the last item short.
+        const declared = Number(headers.get('x-xone-count'));
+        let blocks: Uint8Array[] | undefined;
+        let why = '';
+        try {
+          blocks = splitRlpStream(bytes);
+          if (blocks.length !== declared) why = `${blocks.length} RLP items where x-xone-count says ${headers.get('x-xone-count')}`;
+        } catch (err) {
+          why = (err as Error).message;
+        }
+        if (!blocks || why)
+          throw new SyncError(
+            'SYNC_PEER_BAD_RESPONSE',
+            `peer ${this.id}: truncated or malformed block data (${bytes.length} bytes): ${why}`,
+            { peer: this.id, bytes: bytes.length },
+          );
+        if (blocks.length > count)
+          throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${this.id}: sent ${blocks.length} blocks, asked for ${count}`, {
             peer: this.id,
-            bytes: bytes.length,
-          },
-        );
-      }
-      if (blocks.length > count)
-        throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${this.id}: sent ${blocks.length} blocks, asked for ${count}`, {
-          peer: this.id,
-        });
-      return blocks;
-    });
+          });
+        return blocks;
+      },
+    );
   }
 
   heads(onHead: (head: SyncHead) => void, onEnd: (err?: Error) => void): HeadSubscription {
@@ -129,12 +138,13 @@ export class HttpSyncSource implements SyncSource {
     path: string,
     timeoutMs: number,
     maxBytes: number,
-    parse: (bytes: Uint8Array) => T,
+    parse: (bytes: Uint8Array, headers: Headers) => T,
     init: RequestInit = {},
     acceptClientError = false,
   ): Promise<T> {
     const signal = AbortSignal.timeout(timeoutMs);
     let bytes: Uint8Array;
+    let headers: Headers;
     try {
       const res = await fetch(this.base + path, { ...init, signal });
       if (!res.ok && !(acceptClientError && res.status >= 400 && res.status < 500)) {
@@ -144,6 +154,7 @@ export class HttpSyncSource implements SyncSource {
           status: res.status,
         });
       }
+      headers = res.headers;
       bytes = await readLimited(res, maxBytes, this.id);
     } catch (err) {
       if (err instanceof SyncError) throw err;
@@ -156,7 +167,7 @@ export class HttpSyncSource implements SyncSource {
       throw new SyncError('SYNC_PEER_UNREACHABLE', `peer ${this.id}: ${what} request failed: ${cause}`, { peer: this.id, cause });
     }
     try {
-      return parse(bytes);
+      return parse(bytes, headers);
     } catch (err) {
       if (err instanceof SyncError) throw err;
       throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${this.id}: malformed ${what} answer: ${(err as Error).message}`, {

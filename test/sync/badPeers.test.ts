@@ -1,0 +1,176 @@
+/**
+ * Peers that serve garbage are dropped with one clear log line and the follower's store keeps only verified blocks:
+ * wrong genesis or chain id, a corrupted seal, a wrong state root under a valid seal, truncated block data, a hung
+ * response. Faults are injected into a real serving source behind a real HTTP server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Hono } from 'hono';
+import { decodeBlock, encodeBlock } from '../../core/chain/block/index.ts';
+import { parseGenesis } from '../../core/chain/genesis/index.ts';
+import { headerHash } from '../../core/chain/header/index.ts';
+import { CliqueEngine } from '../../core/consensus/clique/index.ts';
+import { createCapturingLogger } from '../../core/log/capturingLogger.ts';
+import { ChainService } from '../../core/node/chain/chainService.ts';
+import { devAccounts, devGenesisJson } from '../../core/node/dev/devChain.ts';
+import { bytesToHex } from '../../core/primitives/hex.ts';
+import { keccak256 } from '../../core/primitives/keccak.ts';
+import { Follower } from '../../core/sync/follower.ts';
+import type { BlockServingSource } from '../../core/sync/serving/interface.ts';
+import { HttpSyncSource } from '../../core/sync/source/httpSyncSource.ts';
+import { chainServiceTarget } from '../../core/sync/target.ts';
+import { datadirFactory } from '../store/support/tmpDatadir.ts';
+import { genesis, openProducer, serveSource, signerKey, type Producer, type Served } from './support/chain.ts';
+
+const newDatadir = datadirFactory();
+const genesisHash = headerHash(genesis.genesisHeader);
+let good: Producer;
+let other: Producer;
+const servers: Served[] = [];
+const services: ChainService[] = [];
+
+beforeAll(async () => {
+  good = openProducer(newDatadir());
+  await good.produce(5, { txEvery: 2 });
+  // Another network: same dev signer, one more funded account, so another genesis hash.
+  other = openProducer(newDatadir(), parseGenesis(devGenesisJson(devAccounts(4))));
+  await other.produce(5);
+});
+
+afterAll(async () => {
+  for (const s of servers) await s.close();
+  for (const s of services) s.close();
+  good?.service.close();
+  other?.service.close();
+});
+
+async function serve(source: BlockServingSource, before?: (app: Hono) => void): Promise<string> {
+  const s = await serveSource(source, before);
+  servers.push(s);
+  return s.url;
+}
+
+/** The good chain's block `n`, re-encoded after `edit` changed it (and resealed when `reseal`). */
+function tampered(n: bigint, edit: (b: ReturnType<typeof decodeBlock>) => void, reseal: boolean): Uint8Array {
+  const block = decodeBlock(good.source.blockRlp(n) as Uint8Array);
+  edit(block);
+  delete block.header.rlp;
+  if (reseal)
+    block.header = new CliqueEngine({ config: genesis.config.clique as NonNullable<typeof genesis.config.clique> }).seal(
+      block.header,
+      signerKey,
+    );
+  return encodeBlock(block);
+}
+
+/** The good chain cut at block `n`, whose block `n` is replaced by `bad` (the peer's head is then `bad`). */
+function headedBy(n: bigint, bad: Uint8Array): BlockServingSource {
+  return {
+    ...good.source,
+    status: () => ({ ...good.source.status(), head: { number: n, hash: headerHash(decodeBlock(bad).header) } }),
+    blockRlp: (m) => (m === n ? bad : m < n ? good.source.blockRlp(m) : undefined),
+  };
+}
+
+/** A follower of `urls` on a fresh datadir; returns it with its store and its log. */
+function follower(urls: string[]) {
+  const service = ChainService.open({ datadir: newDatadir(), genesis, batch: 16 });
+  services.push(service);
+  const logger = createCapturingLogger();
+  const sources = urls.map(
+    (url) => new HttpSyncSource({ url, genesisHash, chainId: genesis.config.chainId, statusTimeoutMs: 1_000, blocksTimeoutMs: 400 }),
+  );
+  const f = new Follower({ batch: 16, pollMs: 100 }, { target: chainServiceTarget(service), sources, logger });
+  const drops = () =>
+    logger.records
+      .filter((r) => r.msg === 'Dropped peer')
+      .map((r) => ({ peer: r.ctx.peer, code: r.ctx.code, reason: String(r.ctx.reason) }));
+  return { service, follower: f, drops };
+}
+
+function expectUntouched(service: ChainService): void {
+  expect(service.head().number).toBe(0n);
+  expect(service.store.getCanonicalHash(1)).toBeUndefined();
+  expect(service.durability().kind).toBe('Durable');
+}
+
+describe('bad peers', () => {
+  it('error: a peer on another genesis is dropped before any block is fetched', async () => {
+    const url = await serve(other.source);
+    const { service, follower: f, drops } = follower([url]);
+    await f.syncOnce();
+    expect(drops()).toEqual([
+      { peer: url, code: 'SYNC_PEER_WRONG_CHAIN', reason: expect.stringMatching(/is on another chain: genesis 0x/) },
+    ]);
+    expectUntouched(service);
+  });
+
+  it('error: a peer reporting another chain id is dropped', async () => {
+    const url = await serve({ ...good.source, status: () => ({ ...good.source.status(), chainId: 1n }) });
+    const { service, follower: f, drops } = follower([url]);
+    await f.syncOnce();
+    expect(drops()).toMatchObject([{ code: 'SYNC_PEER_WRONG_CHAIN', reason: expect.stringContaining('chain id 1, ours') }]);
+    expectUntouched(service);
+  });
+
+  it('error: a block with a corrupted seal is refused and its peer dropped', async () => {
+    const bad = tampered(1n, (b) => (b.header.extraData = b.header.extraData.map((x, i, a) => (i === a.length - 2 ? x ^ 0xff : x))), false);
+    const url = await serve(headedBy(1n, bad));
+    const { service, follower: f, drops } = follower([url]);
+    await f.syncOnce();
+    expect(drops()).toMatchObject([
+      { code: 'SYNC_PEER_BAD_BLOCK', reason: expect.stringMatching(/served invalid block 1 0x.*(signer|seal|signature)/i) },
+    ]);
+    expectUntouched(service);
+  });
+
+  it('error: a validly sealed block with a wrong state root is refused; the verified blocks before it are kept', async () => {
+    const bad = tampered(3n, (b) => (b.header.stateRoot = keccak256(new Uint8Array([1]))), true);
+    const url = await serve(headedBy(3n, bad));
+    const { service, follower: f, drops } = follower([url]);
+    await f.syncOnce();
+    expect(drops()).toMatchObject([{ code: 'SYNC_PEER_BAD_BLOCK', reason: expect.stringMatching(/invalid block 3 .*stateRoot/) }]);
+    expect(service.head().number).toBe(2n);
+    expect(service.store.getCanonicalHash(2)).toEqual(good.service.store.getCanonicalHash(2));
+    expect(service.store.getCanonicalHash(3)).toBeUndefined();
+    expect(service.durability().kind).toBe('Durable');
+  });
+
+  it('error: truncated block data (cut at the end or in the middle) is refused whole and its peer dropped', async () => {
+    for (const cut of [5n, 2n]) {
+      const url = await serve({
+        ...good.source,
+        blockRlp: (n) => (n === cut ? good.source.blockRlp(n)?.subarray(0, -7) : good.source.blockRlp(n)),
+      });
+      const { service, follower: f, drops } = follower([url]);
+      await f.syncOnce();
+      expect(drops(), `cut at ${cut}`).toMatchObject([
+        { code: 'SYNC_PEER_BAD_RESPONSE', reason: expect.stringContaining('truncated or malformed block data') },
+      ]);
+      expectUntouched(service);
+    }
+  });
+
+  it('error: a hung /blocks response times out and its peer is dropped', async () => {
+    const url = await serve(good.source, (app) => app.get('/xone/v1/blocks', () => new Promise<Response>(() => {})));
+    const { service, follower: f, drops } = follower([url]);
+    const t0 = Date.now();
+    await f.syncOnce();
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(drops()).toMatchObject([
+      { code: 'SYNC_PEER_TIMEOUT', reason: expect.stringContaining('no complete blocks answer within 400 ms') },
+    ]);
+    expectUntouched(service);
+  });
+
+  it('behavior: with bad peers and a good one, the follower drops the bad ones and reaches the good head', async () => {
+    const hung = await serve(good.source, (app) => app.get('/xone/v1/blocks', () => new Promise<Response>(() => {})));
+    const wrong = await serve(other.source);
+    const right = await serve(good.source);
+    const { service, follower: f, drops } = follower([hung, wrong, right]);
+    await f.syncOnce();
+    expect(bytesToHex(service.head().hash)).toBe(bytesToHex(good.service.head().hash));
+    expect(drops().map((d) => d.peer)).toEqual(expect.arrayContaining([hung, wrong]));
+    expect(drops().map((d) => d.peer)).not.toContain(right);
+    expect(f.peers().find((p) => p.id === right)).toMatchObject({ dropped: false, head: 5n });
+  });
+});
