@@ -17,6 +17,7 @@ import { forkAt } from '../../chain/forks.ts';
 import type { ChainReader } from '../../store/index.ts';
 import { rawBlock } from '../chain/rawBlock.ts';
 import { blockData, effectiveGasPrice, headerData, receiptsData, transactionData } from './convert.ts';
+import { TotalDifficulty } from './totalDifficulty.ts';
 
 interface DecodedBlock {
   block: Block;
@@ -37,6 +38,7 @@ const GWEI = 1_000_000_000n;
 export class StoreChainView implements ChainView {
   private readonly blocks = new Map<string, DecodedBlock>();
   private readonly senderStmt;
+  private readonly totalDifficulty: TotalDifficulty;
 
   constructor(
     private readonly reader: ChainReader,
@@ -44,6 +46,7 @@ export class StoreChainView implements ChainView {
     private readonly currentHead: () => ChainHead,
     private readonly syncState: () => false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } = () => false,
   ) {
+    this.totalDifficulty = new TotalDifficulty(reader);
     this.senderStmt = reader.db.prepare<[Uint8Array], { senders: Uint8Array }>('SELECT senders FROM block_senders WHERE block_hash = ?');
   }
 
@@ -78,7 +81,19 @@ export class StoreChainView implements ChainView {
 
   getBlockByHash(hash: Uint8Array): BlockData | null {
     const d = this.decoded(hash);
-    return d ? blockData(d.block, d.hash, d.senders, d.size, d.block.ommers.map((o) => headerHash(o))) : null;
+    if (!d) return null;
+    const data = blockData(
+      d.block,
+      d.hash,
+      d.senders,
+      d.size,
+      d.block.ommers.map((o) => headerHash(o)),
+    );
+    const td = this.totalDifficulty.of(hash);
+    // geth reports TD for proof-of-work and Clique blocks; past the merge (TD reached the terminal TD) it omits it.
+    const ttd = this.config.terminalTotalDifficulty;
+    if (td !== undefined && (ttd === undefined || td < ttd)) data.totalDifficulty = td;
+    return data;
   }
 
   getReceipts(blockHash: Uint8Array): ReceiptData[] | null {

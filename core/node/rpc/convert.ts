@@ -70,7 +70,13 @@ export function createdAddress(sender: Uint8Array, nonce: bigint): Uint8Array {
   return keccak256(encodeRlp([sender, bigIntToBytes(nonce)])).subarray(12);
 }
 
-export function blockData(block: Block, hash: Uint8Array, senders: readonly Uint8Array[], size: number, ommerHashes: Uint8Array[]): BlockData {
+export function blockData(
+  block: Block,
+  hash: Uint8Array,
+  senders: readonly Uint8Array[],
+  size: number,
+  ommerHashes: Uint8Array[],
+): BlockData {
   return {
     header: headerData(block.header, hash),
     transactions: block.transactions.map((tx, i) => transactionData(tx, senders[i])),

@@ -1,6 +1,13 @@
 /** The RPC's ExecutionView: eth_call / estimateGas / createAccessList at a block, through core/exec/call. */
 import type { ChainConfig } from '../../chain/forks.ts';
-import { call, callEnvironmentAt, CallError, createAccessList, estimateGas, type CallRequest as ExecCallRequest } from '../../exec/call/index.ts';
+import {
+  call,
+  callEnvironmentAt,
+  CallError,
+  createAccessList,
+  estimateGas,
+  type CallRequest as ExecCallRequest,
+} from '../../exec/call/index.ts';
 import { XoneError } from '../../errors.ts';
 import type { CallRequest, ExecOptions, ExecOutcome, ExecutionView } from '../../rpc/interface.ts';
 import type { AccessListEntry, HeaderData } from '../../rpc/encode/types.ts';
@@ -58,9 +65,16 @@ export class StoreExecutionView implements ExecutionView {
     }
   }
 
-  async estimateGas(req: CallRequest, at: HeaderData, opts: ExecOptions): Promise<{ status: 'success'; gas: bigint } | Exclude<ExecOutcome, { status: 'success' }>> {
+  async estimateGas(
+    req: CallRequest,
+    at: HeaderData,
+    opts: ExecOptions,
+  ): Promise<{ status: 'success'; gas: bigint } | Exclude<ExecOutcome, { status: 'success' }>> {
     try {
-      return { status: 'success', gas: await estimateGas(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs }) };
+      return {
+        status: 'success',
+        gas: await estimateGas(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs }),
+      };
     } catch (err) {
       if (err instanceof CallError && err.code === 'CALL_REVERTED') {
         return { status: 'revert', returnData: (err.meta.data as Uint8Array | undefined) ?? new Uint8Array(0), gasUsed: 0n };
@@ -70,7 +84,11 @@ export class StoreExecutionView implements ExecutionView {
     }
   }
 
-  async createAccessList(req: CallRequest, at: HeaderData, opts: ExecOptions): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
+  async createAccessList(
+    req: CallRequest,
+    at: HeaderData,
+    opts: ExecOptions,
+  ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
     try {
       return await createAccessList(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
     } catch (err) {
