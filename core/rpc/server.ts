@@ -73,6 +73,9 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps): Rp
       });
       services.filters.start();
       const server = createAdaptorServer({ fetch: app.fetch, hostname: opts.host }) as Server;
+      // Bound slow clients (slowloris, half-sent bodies): headers within 10 s, the whole request within 30 s.
+      server.headersTimeout = 10_000;
+      server.requestTimeout = 30_000;
       http = server;
       ws = attachWebSocket(server, dispatcher, opts.maxBodyBytes);
       await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { JsonRpcProvider, Transaction } from 'ethers';
+import { JsonRpcProvider, Transaction, getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADDRESSES, ANSWER, EMITTER, KEYS, PING_TOPIC } from './support/chainBuilder.ts';
 import { type Harness, startHarness } from './support/harness.ts';
@@ -226,7 +226,7 @@ describe('state, execution, fees', () => {
     expect(pending).toMatchObject({ blockHash: null, blockNumber: null, transactionIndex: null, gasPrice: '0x2540be400', nonce: '0x2' });
     expect(await result('txpool_status')).toEqual({ pending: '0x1', queued: '0x0' });
     const content: { pending: Record<string, Record<string, Obj>> } = await result('txpool_content');
-    expect(content.pending[hex(ADDRESSES[1])]['2'].hash).toBe(hash);
+    expect(content.pending[getAddress(hex(ADDRESSES[1]))]['2'].hash).toBe(hash);
     expect(await result('eth_getFilterChanges', [pendingFilter])).toEqual([hash]);
     expect(await result('eth_getFilterChanges', [pendingFilter])).toEqual([]);
     const low = Transaction.from({ type: 0, chainId: 1337n, nonce: 0, gasLimit: 21000n, to: hex(ADDRESSES[2]), gasPrice: 10n ** 10n });

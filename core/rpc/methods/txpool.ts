@@ -7,18 +7,25 @@ import { encodeTransaction } from '../encode/transaction.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
+import { keccak256 } from '../../primitives/keccak.ts';
 
 function bySender<T>(txs: TransactionData[], f: (tx: TransactionData) => T): Record<string, Record<string, T>> {
   const out: Record<string, Record<string, T>> = {};
-  for (const tx of txs) (out[checksumless(tx.from)] ??= {})[tx.nonce.toString(10)] = f(tx);
+  for (const tx of txs) (out[checksumAddress(tx.from)] ??= {})[tx.nonce.toString(10)] = f(tx);
   return out;
 }
 
-// geth keys txpool maps by checksummed address; lower-case hex is what we have without importing a checksum here.
-const checksumless = (a: Uint8Array): string => bytesToHex(a);
+/** EIP-55 mixed-case address, as geth keys txpool maps (common.Address.Hex()). */
+export function checksumAddress(a: Uint8Array): string {
+  const lower = bytesToHex(a).slice(2);
+  const digest = bytesToHex(keccak256(new TextEncoder().encode(lower))).slice(2);
+  let out = '0x';
+  for (let i = 0; i < lower.length; i++) out += parseInt(digest[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
+  return out;
+}
 
 const inspect = (tx: TransactionData): string => {
-  const to = tx.to ? bytesToHex(tx.to) : 'contract creation';
+  const to = tx.to ? checksumAddress(tx.to) : 'contract creation';
   const price = tx.maxFeePerGas ?? tx.gasPrice ?? 0n;
   return `${to}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`;
 };
