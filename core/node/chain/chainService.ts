@@ -18,6 +18,7 @@ import { decodeRlp } from '../../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../../primitives/secp256k1/index.ts';
 import { ChainStore, type Durability, type StoreLogger } from '../../store/index.ts';
 import { buildBlock } from '../produce/buildBlock.ts';
+import { unwindState } from '../../state/store/history.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
 
 export interface ChainServiceOptions {
@@ -65,7 +66,7 @@ export class ChainService {
 
   private constructor(
     readonly store: ChainStore,
-    private readonly importer: BlockImporter,
+    private importer: BlockImporter,
     private readonly options: ChainServiceOptions,
   ) {
     const clique = options.genesis.config.clique;
@@ -78,22 +79,31 @@ export class ChainService {
     const store = ChainStore.open({ datadir: options.datadir, batch: options.batch }, { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) });
     try {
       const ref: { service?: ChainService } = {};
-      const importer = BlockImporter.open(
-        store,
-        { header: options.genesis.genesisHeader, alloc: options.genesis.alloc },
-        {
-          config: options.genesis.config,
-          historyBlocks: options.historyBlocks,
-          // Capture the senders the importer recovers so they are stored with the block.
-          recoverSenders: (txs) => ref.service?.recoverAndKeep(txs) ?? txs.map((tx) => recoverSender(tx)),
-        },
-      );
-      ref.service = new ChainService(store, importer, options);
+      ref.service = new ChainService(store, ChainService.openImporter(store, options, ref), options);
       return ref.service;
     } catch (err) {
       store.close();
       throw err;
     }
+  }
+
+  private static openImporter(store: ChainStore, options: ChainServiceOptions, ref: { service?: ChainService }): BlockImporter {
+    return BlockImporter.open(
+      store,
+      { header: options.genesis.genesisHeader, alloc: options.genesis.alloc },
+      {
+        config: options.genesis.config,
+        historyBlocks: options.historyBlocks,
+        // Capture the senders the importer recovers so they are stored with the block.
+        recoverSenders: (txs) => ref.service?.recoverAndKeep(txs) ?? txs.map((tx) => recoverSender(tx)),
+      },
+    );
+  }
+
+  /** Unwinds the canonical chain and its state to block `number` (reorgs, and the dev chain's evm_revert). */
+  unwindTo(number: bigint): void {
+    this.store.unwind(Number(number), (db) => unwindState(db, Number(number)));
+    this.importer = ChainService.openImporter(this.store, this.options, { service: this });
   }
 
   head(): { number: bigint; hash: Uint8Array; header: Header } {

@@ -1,0 +1,99 @@
+/**
+ * `xone run`: starts the node. `--dev` runs the embedded dev chain (chain 1337, dev-mnemonic accounts, one signer,
+ * 2 s blocks, datadir .xone/dev, RPC on 127.0.0.1:8545) and prints its accounts and URLs like anvil does.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parseGenesis, type Genesis } from '../../chain/genesis/index.ts';
+import { createLogger } from '../../log/index.ts';
+import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
+import { XoneNode } from '../../node/node.ts';
+import { readRawKeyFile } from '../../node/signerKey.ts';
+import { hexToBytes } from '../../primitives/hex.ts';
+
+interface RunFlags {
+  dev?: boolean;
+  datadir?: string;
+  genesis?: string;
+  mine?: boolean;
+  signer?: string;
+  'http.addr': string;
+  'http.port': string;
+  'http.corsdomain'?: string;
+  batch?: string;
+  period?: string;
+  verbosity: string;
+}
+
+function port(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--http.port must be 0..65535, got ${text}`);
+  return n;
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('start the node (use --dev for the embedded dev chain)')
+    .option('--dev', 'embedded dev chain: dev-mnemonic accounts, one signer, mines every 2 s')
+    .option('--datadir <dir>', 'data directory (default .xone/dev with --dev)')
+    .option('--genesis <file>', 'geth-format genesis.json of the network')
+    .option('--mine', 'seal blocks with --signer (implied by --dev)')
+    .option('--signer <file>', 'raw private key file (mode 0600) of the Clique signer')
+    .option('--http.addr <addr>', 'JSON-RPC listen address', '127.0.0.1')
+    .option('--http.port <port>', 'JSON-RPC port (HTTP and WebSocket)', '8545')
+    .option('--http.corsdomain <origins>', 'comma-separated CORS origins (* for any)')
+    .option('--batch <n>', 'group-commit batch: 0 producer, 1-128 follower (default 0 with --mine, else 128)')
+    .option('--period <seconds>', 'dev chain block period (default 2)')
+    .option('--verbosity <level>', 'log level: trace, debug, info, warn, error', 'info')
+    .action(async (flags: RunFlags) => {
+      const logger = createLogger({ level: flags.verbosity as 'info', name: 'xone' });
+      let genesis: Genesis;
+      let signerKey: Uint8Array | undefined;
+      let datadir = flags.datadir;
+      const accounts = flags.dev ? devAccounts() : [];
+      if (flags.dev) {
+        const period = flags.period === undefined ? 2 : Number(flags.period);
+        if (!Number.isInteger(period) || period < 1) throw new Error(`--period must be a positive integer, got ${flags.period}`);
+        genesis = parseGenesis(devGenesisJson(accounts, period));
+        signerKey = hexToBytes(accounts[0].privateKey);
+        datadir ??= resolve('.xone', 'dev');
+      } else {
+        if (!flags.genesis) throw new Error('--genesis <file> is required (or use --dev)');
+        if (!datadir) throw new Error('--datadir <dir> is required (or use --dev)');
+        genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
+        if (flags.signer) signerKey = readRawKeyFile(flags.signer);
+      }
+      const mine = Boolean(flags.dev || flags.mine);
+      if (mine && !signerKey) throw new Error('--mine needs --signer <keyfile>');
+      const node = await XoneNode.start(
+        {
+          datadir,
+          genesis,
+          dev: Boolean(flags.dev),
+          mine,
+          ...(signerKey ? { signerKey } : {}),
+          http: {
+            host: flags['http.addr'],
+            port: port(flags['http.port']),
+            ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
+          },
+          ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
+        },
+        { logger },
+      );
+      node.lifecycle.handleSignals();
+      if (flags.dev) printDevBanner(node.url, accounts);
+      logger.info('node started', { rpc: node.url, head: Number(node.headNumber), datadir, mine });
+    });
+}
+
+function printDevBanner(url: string, accounts: { address: string; privateKey: string }[]): void {
+  const lines = ['', 'xOne TS dev chain (chain id 1337): development keys, never use them on a real network', '', 'Accounts (10,000 ETH each)'];
+  accounts.slice(0, 10).forEach((a, i) => lines.push(`(${i}) ${a.address}`));
+  lines.push('', 'Private keys');
+  accounts.slice(0, 10).forEach((a, i) => lines.push(`(${i}) ${a.privateKey}`));
+  lines.push('', `Mnemonic: test test test test test test test test test test test junk`, '', `JSON-RPC (HTTP and WebSocket): ${url.replace('http://', 'http://')}`, `WebSocket: ${url.replace('http://', 'ws://')}`, '');
+  process.stdout.write(lines.join('\n') + '\n');
+}

@@ -1,0 +1,237 @@
+/**
+ * The node's composition root (one per process). Construction order, and why:
+ *   1. chain service: the datadir's only writer; opening it runs migrations and reconcile, so it goes first
+ *   2. read-only store handle: every RPC read goes through it (its own WAL snapshot, never behind the writer)
+ *   3. tx pool, validated against the head state read through (2)
+ *   4. RPC server: needs (2) and (3); starts listening last among the serving parts
+ *   5. producer (with --mine): needs everything above; announces blocks only after they are durable
+ *   6. loop-lag probe and watchdog: watch the finished main loop
+ * The lifecycle closes them in reverse order.
+ */
+import { forkAt, isForkActive } from '../chain/forks.ts';
+import type { Genesis } from '../chain/genesis/index.ts';
+import { expectedBaseFee } from '../exec/header/baseFee.ts';
+import type { Logger } from '../log/types.ts';
+import { createMetrics, type XoneMetrics } from '../metrics/index.ts';
+import { createRpcServer, type RpcServer } from '../rpc/index.ts';
+import type { DevView } from '../rpc/interface.ts';
+import { Lifecycle } from '../runtime/lifecycle.ts';
+import { LoopLagProbe } from '../runtime/loopLag.ts';
+import { Watchdog } from '../runtime/watchdog/index.ts';
+import { HistoricalState } from '../state/store/history.ts';
+import { openReadOnly, type ReadOnlyChainStore } from '../store/index.ts';
+import { TxPool } from '../txpool/index.ts';
+import { CLIENT_IDENTITY } from '../version.ts';
+import { ChainService, type HeadUpdate } from './chain/chainService.ts';
+import { Producer, type MiningMode } from './producer.ts';
+import { StoreChainView, type ChainHead } from './rpc/chainView.ts';
+import { headerData } from './rpc/convert.ts';
+import { ChainEvents } from './rpc/events.ts';
+import { StoreExecutionView } from './rpc/execView.ts';
+import { StoreStateView } from './rpc/stateView.ts';
+import { NodeTxPoolView } from './rpc/txPoolView.ts';
+import { ethereumHeaderCodec } from '../chain/header/index.ts';
+import { decodeRlp } from '../primitives/rlp.ts';
+
+export interface NodeOptions {
+  datadir: string;
+  genesis: Genesis;
+  /** Dev mode: evm_* / anvil_* methods, automine and snapshots. */
+  dev: boolean;
+  /** Seal blocks with `signerKey`. */
+  mine: boolean;
+  signerKey?: Uint8Array;
+  http: { host: string; port: number; corsOrigins?: string[] };
+  /** Group-commit batch; default 0 with --mine, 128 otherwise. */
+  batch?: number;
+  /** Start the watchdog thread (default true). */
+  watchdog?: boolean;
+}
+
+export interface NodeDeps {
+  logger: Logger;
+  metrics?: XoneMetrics;
+}
+
+export class XoneNode {
+  private head: ChainHead;
+  private readonly snapshots = new Map<bigint, bigint>();
+  private timeOffset = 0n;
+
+  private constructor(
+    readonly options: NodeOptions,
+    private readonly deps: Required<NodeDeps>,
+    readonly lifecycle: Lifecycle,
+    readonly chain: ChainService,
+    private readonly reader: ReadOnlyChainStore,
+    readonly pool: TxPool,
+    readonly events: ChainEvents,
+    readonly chainView: StoreChainView,
+  ) {
+    const h = chain.head();
+    this.head = { header: h.header, hash: h.hash };
+  }
+
+  rpc!: RpcServer;
+  producer: Producer | undefined;
+  url = '';
+
+  static async start(options: NodeOptions, { logger, metrics = createMetrics() }: NodeDeps): Promise<XoneNode> {
+    const lifecycle = new Lifecycle({}, { logger });
+    const config = options.genesis.config;
+    const batch = options.batch ?? (options.mine ? 0 : 128);
+    const chain = lifecycle.add('chain', ChainService.open({ datadir: options.datadir, genesis: options.genesis, batch, signerKey: options.signerKey }));
+    const reader = lifecycle.add('store-reader', openReadOnly(options.datadir));
+    const ref: { node?: XoneNode } = {};
+    const headRef = (): ChainHead => (ref.node as XoneNode).head;
+    const headState = () => new HistoricalState(reader.db, Number(headRef().header.number));
+    const pool = new TxPool(
+      {},
+      {
+        state: () => {
+          const s = headState();
+          return { nonce: (a) => s.getAccount(a)?.nonce ?? 0n, balance: (a) => s.getAccount(a)?.balance ?? 0n };
+        },
+        context: () => {
+          const parent = headRef().header;
+          const now = BigInt(Math.floor(Date.now() / 1000));
+          const next = parent.number + 1n;
+          const ts = now > parent.timestamp ? now : parent.timestamp + 1n;
+          const fork = forkAt(config, Number(next), Number(ts));
+          const parentFork = forkAt(config, Number(parent.number), Number(parent.timestamp));
+          return {
+            fork,
+            chainId: config.chainId,
+            baseFee: isForkActive(fork, 'London') ? expectedBaseFee(parent, parentFork) : undefined,
+            blockGasLimit: parent.gasLimit,
+          };
+        },
+      },
+    );
+    const events = new ChainEvents();
+    const chainView = new StoreChainView(reader, config, headRef);
+    const node = new XoneNode(options, { logger, metrics }, lifecycle, chain, reader, pool, events, chainView);
+    ref.node = node;
+    metrics.headNumber.set(Number(node.head.header.number));
+
+    pool.on('pending', (p) => {
+      events.pendingTx(p.tx.hash);
+      node.producer?.onPendingTransaction();
+    });
+
+    if (options.mine) {
+      const period = (config.clique?.period ?? 2) * 1000;
+      node.producer = new Producer(period, 'interval', { produce: (ts) => node.produceBlock(ts), logger });
+    }
+    const stateView = new StoreStateView(reader);
+    node.rpc = createRpcServer(
+      { host: options.http.host, port: options.http.port, dev: options.dev, clientVersion: CLIENT_IDENTITY, ...(options.http.corsOrigins ? { corsOrigins: options.http.corsOrigins } : {}) },
+      {
+        chain: chainView,
+        state: stateView,
+        exec: new StoreExecutionView(reader, config, { timeoutMs: 5_000 }),
+        txpool: new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n),
+        events,
+        ...(options.dev ? { dev: node.devView() } : {}),
+        health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
+      },
+    );
+    const addr = await node.rpc.start();
+    lifecycle.add('rpc', node.rpc);
+    node.url = `http://${addr.host}:${addr.port}`;
+
+    if (node.producer) {
+      node.producer.start();
+      lifecycle.add('producer', node.producer);
+    }
+
+    const watchdog = options.watchdog === false ? undefined : new Watchdog();
+    const probe = new LoopLagProbe({}, { logger, metrics: { loopLagMs: metrics.loopLagMs, loopLagSeconds: metrics.loopLagSeconds }, ...(watchdog ? { heartbeat: watchdog.heartbeat } : {}) });
+    probe.start();
+    lifecycle.add('loop-lag-probe', probe);
+    if (watchdog) {
+      await watchdog.init();
+      lifecycle.add('watchdog', watchdog);
+    }
+    return node;
+  }
+
+  /** The canonical head, as the node serves it. */
+  get headNumber(): bigint {
+    return this.head.header.number;
+  }
+
+  /** Seals and commits one block from the pool, then announces it (producer only). */
+  async produceBlock(timestamp?: bigint): Promise<void> {
+    const parent = this.head.header;
+    const config = this.options.genesis.config;
+    const period = BigInt(config.clique?.period ?? 0);
+    const now = BigInt(Math.floor(Date.now() / 1000)) + this.timeOffset;
+    let ts = timestamp ?? now;
+    if (ts < parent.timestamp + (period > 0n ? period : 1n)) ts = parent.timestamp + (period > 0n ? period : 1n);
+    const next = forkAt(config, Number(parent.number + 1n), Number(ts));
+    const baseFee = isForkActive(next, 'London') ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))) : undefined;
+    const picked = this.pool.selectForBlock(baseFee, parent.gasLimit);
+    const started = performance.now();
+    const result = await this.chain.produce({ txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })), timestamp: ts });
+    for (const hash of result.dropped) this.pool.remove(hash);
+    this.adopt(result.head);
+    this.deps.metrics.produceBlocks.inc();
+    this.deps.logger.info('sealed block', {
+      number: Number(result.head.number),
+      txs: result.head.txHashes.length,
+      gasUsed: Number(result.head.gasUsed),
+      ms: Math.round(performance.now() - started),
+    });
+  }
+
+  /** Makes `update` the served head: pool nonces, metrics, RPC events (filters, subscriptions). */
+  private adopt(update: HeadUpdate): void {
+    const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
+    this.head = { header, hash: update.hash };
+    this.pool.onNewHead();
+    this.deps.metrics.headNumber.set(Number(header.number));
+    const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];
+    this.events.newHead(headerData(header, update.hash), receipts.flatMap((r) => r.logs));
+  }
+
+  /** The dev-mode controls behind evm_* / anvil_* (docs/cli.md: interval mining by default; automine off = manual). */
+  private devView(): DevView {
+    return {
+      mine: async (blocks, timestamp) => {
+        if (!this.producer) throw new Error('not mining');
+        await this.producer.mine(blocks, timestamp);
+      },
+      setAutomine: (enabled) => this.producer?.setMode(enabled ? ('automine' as MiningMode) : 'manual'),
+      snapshot: () => {
+        const id = BigInt(this.snapshots.size + 1);
+        this.snapshots.set(id, this.head.header.number);
+        return id;
+      },
+      revert: async (id) => {
+        const number = this.snapshots.get(id);
+        if (number === undefined || !this.producer) return false;
+        await this.producer.enqueue(async () => {
+          this.chain.unwindTo(number);
+          const h = this.chain.head();
+          this.head = { header: h.header, hash: h.hash };
+          this.pool.onNewHead();
+        });
+        // A snapshot is used once, as in Hardhat and anvil; later ones are gone too.
+        for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+        return true;
+      },
+      increaseTime: (seconds) => {
+        this.timeOffset += seconds;
+        return this.timeOffset;
+      },
+      setBalance: () => {
+        throw new Error('anvil_setBalance is not supported yet: state edits outside a block would break the state root chain');
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.lifecycle.close();
+  }
+}
