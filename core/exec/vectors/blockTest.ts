@@ -32,13 +32,13 @@ export interface BlockTestJson {
   postStateHash?: string;
 }
 
-/** Runs one case if its network is selected; returns [] when skipped. */
+/** Runs one case if its network is selected (otherwise reports it skipped). */
 export async function runBlockTest(
   name: string,
   test: BlockTestJson,
   networks: readonly string[] = DEFAULT_BLOCK_TEST_NETWORKS,
 ): Promise<CaseResult[]> {
-  if (!networks.includes(test.network)) return [];
+  if (!networks.includes(test.network)) return [{ name, ok: true, skipped: true }];
   const datadir = mkdtempSync(join(tmpdir(), 'xone-blocktest-'));
   let store: ChainStore | undefined;
   try {
