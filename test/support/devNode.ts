@@ -1,0 +1,51 @@
+/** Starts `xone run --dev` as a real child process on a free 127.0.0.1 port, for end-to-end tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface DevNode {
+  url: string;
+  wsUrl: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000): Promise<DevNode> {
+  mkdirSync(join(ROOT, '.xone', 'test-e2e'), { recursive: true });
+  const datadir = mkdtempSync(join(ROOT, '.xone', 'test-e2e', 'dev-'));
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`dev node did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const check = (): void => {
+      const m = /JSON-RPC \(HTTP and WebSocket\): (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.on('exit', (code) => reject(new Error(`dev node exited with ${code}:\n${out}`)));
+  });
+  return {
+    url,
+    wsUrl: url.replace('http://', 'ws://'),
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(datadir, { recursive: true, force: true });
+    },
+  };
+}
