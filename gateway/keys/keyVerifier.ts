@@ -55,7 +55,15 @@ export class KeyVerifier {
       return hit.record;
     }
     this.metrics.keyLookup('miss');
-    const record = await this.store.get(id);
+    let record: ApiKeyRecord | undefined;
+    try {
+      record = await this.store.get(id);
+    } catch {
+      // Store unreachable: an expired cache entry is better than refusing every known key (revocations still
+      // arrive by pub/sub once it is back); with nothing cached the caller is told to retry.
+      if (hit) return hit.record;
+      throw new GatewayError('unavailable', 'resource unavailable: key store unreachable', undefined, { 'Retry-After': '1' });
+    }
     const ttl = record ? this.opts.positiveTtlMs : this.opts.negativeTtlMs;
     this.cache.set(id, { record, until: this.now() + ttl });
     return record;

@@ -83,14 +83,17 @@ describe('finality-aware cache', () => {
 
 describe('coalescing', () => {
   test('behavior: identical in-flight calls share one upstream request and each caller gets its own id', async () => {
-    codeDelayMs = 300;
+    codeDelayMs = 1_000;
     const addr = '0x' + 'ab'.repeat(20);
     const c0 = up.calls.get('eth_getCode') ?? 0;
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(g.url, call('eth_getCode', [addr, '0x5'], `caller-${i}`))));
     expect(answers.map((a) => (a.body as { id: string }).id)).toEqual(Array.from({ length: 8 }, (_, i) => `caller-${i}`));
     for (const a of answers) expect((a.body as { result: string }).result).toBe('0xc0deabab');
     expect((up.calls.get('eth_getCode') ?? 0) - c0).toBe(1);
-    expect(g.lines.filter((l) => l.method === 'eth_getCode' && l.cache === 'coalesced').length).toBe(7);
+    // Callers that arrived while the leader was in flight joined it; on a slow machine a late one may find the result cached.
+    const joined = g.lines.filter((l) => l.method === 'eth_getCode' && (l.cache === 'coalesced' || l.cache === 'hit')).length;
+    expect(joined).toBe(7);
+    expect(g.lines.filter((l) => l.method === 'eth_getCode' && l.cache === 'coalesced').length).toBeGreaterThanOrEqual(1);
   });
 
   test('behavior: a follower keeps its own deadline without cancelling the leader', async () => {

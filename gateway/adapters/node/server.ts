@@ -60,7 +60,8 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     remoteAddress: (c) => getConnInfo(c).remote.address,
   };
   if (config.redis.url) {
-    const redis = createRedis(config.redis.url, { commandTimeoutMs: Math.max(config.rateLimit.backendTimeoutMs * 4, 200) });
+    // The limiter applies its own (shorter) timeout; this one bounds key, head and cache commands.
+    const redis = createRedis(config.redis.url, { commandTimeoutMs: 2_000 });
     redisClients.push(redis);
     await waitReady(redis).catch(() => undefined);
     if (config.rateLimit.backend === 'redis') ports.sharedLimiter = new RedisLimiter(redis, config.redis.prefix);
