@@ -71,6 +71,7 @@ export async function startFixtureNode(opts: FixtureNodeOptions): Promise<Fixtur
       service.steady();
     }
     const head = service.head();
+    checkHeadFcu(opts.testsDir, bytesToHex(head.hash));
     const reader = openReadOnly(datadir);
     cleanups.push(() => reader.close());
     const pool = new TxPool(
@@ -91,5 +92,23 @@ export async function startFixtureNode(opts: FixtureNodeOptions): Promise<Fixtur
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/**
+ * Newer suites (post-merge) name their head in headfcu.json, the forkchoiceUpdated hive sends before the tests; a
+ * trusted import makes the last block of chain.rlp the head (and safe and finalized), so the two must agree.
+ */
+function checkHeadFcu(testsDir: string, headHash: string): void {
+  const path = join(testsDir, 'headfcu.json');
+  if (!existsSync(path)) return;
+  const fcu = JSON.parse(readFileSync(path, 'utf8')) as { params?: [{ headBlockHash?: string }?] };
+  const want = fcu.params?.[0]?.headBlockHash?.toLowerCase();
+  if (want !== undefined && want !== headHash) {
+    throw new FixtureChainError('FIXTURE_CHAIN_INVALID', `${path}: head ${want} is not the last imported block ${headHash}`, {
+      path,
+      want,
+      got: headHash,
+    });
   }
 }
