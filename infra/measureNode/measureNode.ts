@@ -3,6 +3,7 @@ import { MeasureNodeError } from './errors.ts';
 import type { MeasureOptions } from './options.ts';
 import { findPidByPort } from './proc/findPid.ts';
 import { ioDelta } from './proc/processStats.ts';
+import { pacedCaller } from './pacedCaller.ts';
 import { createRpcCaller } from './rpcCall.ts';
 import { markLog, summarizeSlowBlocksSince } from './slowBlocks.ts';
 import { takeSnapshot } from './snapshot.ts';
@@ -20,7 +21,7 @@ export async function measureNode(options: MeasureOptions): Promise<MeasureRepor
   const wait = options.sleep ?? ((ms: number) => sleep(ms));
   const processSource = await resolvePid(options);
   const pid = processSource.pid;
-  const caller = createRpcCaller(options.url, options.headers, options.timeoutMs);
+  const caller = pacedCaller(createRpcCaller(options.url, options.headers, options.timeoutMs), options.pauseMs);
   try {
     const logMark = options.logFile === undefined ? null : await markLog(options.logFile);
     const started = Date.now();

@@ -1,28 +1,19 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { MethodSpec } from './methods.ts';
 import { nearestRank } from './percentile.ts';
 import type { RpcCaller } from './rpcCall.ts';
 import type { CallFailure, FailureCount, MethodResult } from './types.ts';
 
 /**
- * Calls each method `calls` times in sequence (one method's series, then the next, as the seed's tool did), with
- * `pauseMs` between consecutive calls. Failed calls are recorded with their reason and kept out of the percentiles
- * (issue #1222).
+ * Calls each method `calls` times in sequence (one method's series, then the next, as the seed's tool did); the
+ * caller spaces the calls when `--pause-ms` is set (pacedCaller.ts). Failed calls are recorded with their reason and
+ * kept out of the percentiles (issue #1222).
  */
-export async function sampleMethods(
-  caller: RpcCaller,
-  methods: readonly MethodSpec[],
-  calls: number,
-  pauseMs: number,
-): Promise<MethodResult[]> {
+export async function sampleMethods(caller: RpcCaller, methods: readonly MethodSpec[], calls: number): Promise<MethodResult[]> {
   const results: MethodResult[] = [];
-  let first = true;
   for (const spec of methods) {
     const latenciesMs: number[] = [];
     const failures: CallFailure[] = [];
     for (let i = 0; i < calls; i++) {
-      if (!first && pauseMs > 0) await sleep(pauseMs);
-      first = false;
       const outcome = await caller.call(spec.method, spec.params);
       if (outcome.ok) latenciesMs.push(outcome.ms);
       else failures.push({ index: i, ...outcome.failure });

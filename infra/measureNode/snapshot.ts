@@ -12,7 +12,6 @@ export interface SnapshotInputs {
   caller: RpcCaller;
   methods: readonly MethodSpec[];
   calls: number;
-  pauseMs: number;
   pid: number | null;
   datadir: string | undefined;
 }
@@ -27,6 +26,6 @@ export async function takeSnapshot(inputs: SnapshotInputs): Promise<Snapshot> {
   const datadir = inputs.datadir === undefined ? null : await measureDatadir(inputs.datadir);
   const node = await readNodeInfo(inputs.caller);
   const host = readHostInfo();
-  const methods = await sampleMethods(inputs.caller, inputs.methods, inputs.calls, inputs.pauseMs);
+  const methods = await sampleMethods(inputs.caller, inputs.methods, inputs.calls);
   return { at, host, node, process, datadir, methods };
 }
