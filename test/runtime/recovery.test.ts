@@ -139,3 +139,25 @@ describe('RecoveryPool faults', () => {
     expect(() => new RecoveryPool({ workers: 0 })).toThrow(RangeError);
   });
 });
+
+describe('createSenderRecovery', () => {
+  it('args: workers 0 recovers in the calling thread; workers 1 starts a pool', { timeout: 60_000 }, async () => {
+    const { createSenderRecovery } = await import('../../core/runtime/recovery/index.ts');
+    const inline = await createSenderRecovery({ workers: 0 });
+    expect(inline).toBeInstanceOf(InThreadSenderRecovery);
+    const pool = await createSenderRecovery({ workers: 1 });
+    try {
+      expect(pool).toBeInstanceOf(RecoveryPool);
+      expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('defaultRecoveryWorkers', () => {
+  it('default: cores − 2 as in the seeds, at least 2 (measured on 2 cores)', async () => {
+    const { defaultRecoveryWorkers } = await import('../../core/runtime/recovery/index.ts');
+    expect([1, 2, 4, 8, 20].map((c) => defaultRecoveryWorkers(c))).toEqual([2, 2, 2, 6, 18]);
+  });
+});

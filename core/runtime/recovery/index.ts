@@ -3,3 +3,4 @@ export { SenderRecoveryError, type RecoveryItem, type SenderRecovery, type Sende
 export { InThreadSenderRecovery } from './inThread.ts';
 export { RecoveryPool, type RecoveryPoolDeps } from './pool.ts';
 export { DEFAULT_INLINE_BELOW, defaultRecoveryWorkers, type RecoveryPoolOptions } from './options.ts';
+export { createSenderRecovery } from './create.ts';

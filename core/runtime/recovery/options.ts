@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 
 export interface RecoveryPoolOptions {
-  /** Worker threads (default `defaultRecoveryWorkers()`); `--recovery-workers` on the CLI. */
+  /** Worker threads (default `defaultRecoveryWorkers()`); `--recovery-workers` on the CLI (0 = in the calling thread). */
   workers?: number;
   /** Batches smaller than this run in the calling thread (default 64, as in the seeds). */
   inlineBelow?: number;
@@ -11,11 +11,12 @@ export interface RecoveryPoolOptions {
 }
 
 /**
- * Default pool size: cores − 2 (the seeds' rule: leave the main loop and the chain thread a core each), but never
- * fewer than 1. See the recovery pool decision record for the measurement.
+ * Default pool size: cores − 2 as in the seeds (leave the main loop and the chain thread a core each), but at least 2:
+ * measured on 2 cores, a pool of 2 was the best pool size in every run and a pool of 1 was slower than recovering in
+ * the calling thread (docs/decisions/0014-recovery-pool-size.md). `--recovery-workers 0` recovers in the calling thread.
  */
 export function defaultRecoveryWorkers(cores: number = availableParallelism()): number {
-  return Math.max(1, cores - 2);
+  return Math.max(2, cores - 2);
 }
 
 /** Batches under this size are recovered in the calling thread. */

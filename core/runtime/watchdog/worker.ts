@@ -3,7 +3,7 @@
  * with synchronous writes to a file descriptor (a worker's `process.stdout` is relayed by the main thread and would
  * stay silent), and it ends the process by sending SIGKILL to its own pid, because in a worker `process.exit` ends
  * only the worker and `process.abort()` is refused, and a SIGTERM is handled by the blocked main loop, i.e. never
- * (docs/decisions: watchdog exit).
+ * (docs/decisions/0015-watchdog-exit-sigkill.md).
  */
 import { parentPort } from 'node:worker_threads';
 import { createLogger } from '../../log/pinoLogger.ts';
