@@ -7,7 +7,7 @@
  * Seals are not checked here (trusted import: `xone import`, BlockchainTests with NoProof); the consensus engine
  * wraps this pipeline for followers.
  */
-import { decodeBlock, encodeBlockBody, verifyBodyRoots, type Block } from '../../chain/block/index.ts';
+import { decodeBlock, decodeBlockBody, encodeBlockBody, verifyBodyRoots, type Block } from '../../chain/block/index.ts';
 import { forkAt, type ChainConfig, type Fork } from '../../chain/forks.ts';
 import { ethereumHeaderCodec, headerHash, type Header } from '../../chain/header/index.ts';
 import { encodeReceiptsForStorage } from '../../chain/receipt/index.ts';
@@ -26,6 +26,7 @@ import { BlockInvalidError, mismatch } from '../errors.ts';
 import { EvmHostCache } from '../evmHost.ts';
 import { executeBlock } from '../block/executeBlock.ts';
 import { validateHeader, type ParentInfo } from '../header/validateHeader.ts';
+import { validateOmmers, type Ancestor } from '../header/validateOmmers.ts';
 
 /** Per-block timings in milliseconds (the bench's split and the slow-block log). */
 export interface ImportTimings {
@@ -182,6 +183,7 @@ export class BlockImporter {
       const e = err as XoneError;
       throw new BlockInvalidError('BLOCK_BAD_BODY', `invalid block: ${e.message}`, { ...e.meta });
     }
+    validateOmmers(header, block.ommers, config, (h) => this.ancestor(h));
     block.transactions.forEach((tx, i) => {
       try {
         validateTransactionStatic(tx, { fork, chainId: config.chainId });
@@ -257,6 +259,16 @@ export class BlockImporter {
       this.state.clearCache();
       throw err;
     }
+  }
+
+  /** A stored block by hash with its ommers (for the ommer rules). */
+  private ancestor(hash: Uint8Array): Ancestor | undefined {
+    const row = this.store.getHeaderByHash(hash);
+    if (row === undefined) return undefined;
+    const header = ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp);
+    const body = this.store.getBody(hash);
+    const ommers = body === undefined ? [] : decodeBlockBody(body, header).ommers;
+    return { header, hash: row.hash, ommers };
   }
 
   private async recover(txs: readonly Transaction[]): Promise<Uint8Array[]> {
