@@ -22,7 +22,8 @@ import { HistoricalState } from '../state/store/history.ts';
 import { openReadOnly, type ReadOnlyChainStore } from '../store/index.ts';
 import { TxPool } from '../txpool/index.ts';
 import { CLIENT_IDENTITY } from '../version.ts';
-import { ChainService, type HeadUpdate } from './chain/chainService.ts';
+import type { HeadUpdate } from './chain/chainService.ts';
+import { ChainThread } from './chain/chainThread.ts';
 import { Producer, type MiningMode } from './producer.ts';
 import { StoreChainView, type ChainHead } from './rpc/chainView.ts';
 import { headerData } from './rpc/convert.ts';
@@ -62,14 +63,14 @@ export class XoneNode {
     readonly options: NodeOptions,
     private readonly deps: Required<NodeDeps>,
     readonly lifecycle: Lifecycle,
-    readonly chain: ChainService,
+    readonly chain: ChainThread,
     private readonly reader: ReadOnlyChainStore,
     readonly pool: TxPool,
     readonly events: ChainEvents,
     readonly chainView: StoreChainView,
+    head: ChainHead,
   ) {
-    const h = chain.head();
-    this.head = { header: h.header, hash: h.hash };
+    this.head = head;
   }
 
   rpc!: RpcServer;
@@ -80,7 +81,11 @@ export class XoneNode {
     const lifecycle = new Lifecycle({}, { logger });
     const config = options.genesis.config;
     const batch = options.batch ?? (options.mine ? 0 : 128);
-    const chain = lifecycle.add('chain', ChainService.open({ datadir: options.datadir, genesis: options.genesis, batch, signerKey: options.signerKey }));
+    // The chain thread opens the store (migrations, reconcile) before anything reads it.
+    const chain = new ChainThread({ datadir: options.datadir, genesis: options.genesis, batch, ...(options.signerKey ? { signerKey: options.signerKey } : {}) });
+    await chain.init();
+    lifecycle.add('chain', chain);
+    const initialHead = await chain.head();
     const reader = lifecycle.add('store-reader', openReadOnly(options.datadir));
     const ref: { node?: XoneNode } = {};
     const headRef = (): ChainHead => (ref.node as XoneNode).head;
@@ -110,7 +115,7 @@ export class XoneNode {
     );
     const events = new ChainEvents();
     const chainView = new StoreChainView(reader, config, headRef);
-    const node = new XoneNode(options, { logger, metrics }, lifecycle, chain, reader, pool, events, chainView);
+    const node = new XoneNode(options, { logger, metrics }, lifecycle, chain, reader, pool, events, chainView, { header: initialHead.header, hash: initialHead.hash });
     ref.node = node;
     metrics.headNumber.set(Number(node.head.header.number));
 
@@ -212,8 +217,8 @@ export class XoneNode {
         const number = this.snapshots.get(id);
         if (number === undefined || !this.producer) return false;
         await this.producer.enqueue(async () => {
-          this.chain.unwindTo(number);
-          const h = this.chain.head();
+          await this.chain.unwindTo(number);
+          const h = await this.chain.head();
           this.head = { header: h.header, hash: h.hash };
           this.pool.onNewHead();
         });

@@ -19,12 +19,13 @@ export function poolStateAt(reader: ChainReader, number: bigint): PoolStateReade
 }
 
 /**
- * The pending block's rules on top of `head`. Its timestamp is not known yet; head + 1 s is the earliest it can be,
- * which is what decides a time-based fork the pool must already apply.
+ * The pending block's rules on top of `head` for a block sealed at `nowSeconds` (never before head + 1 s): its fork
+ * (a time-based fork may start with it), EIP-1559 base fee from the head, and the head's gas limit.
  */
-export function pendingBlockContext(config: ChainConfig, head: Header): PoolChainContext {
+export function pendingBlockContext(config: ChainConfig, head: Header, nowSeconds: bigint): PoolChainContext {
+  const timestamp = nowSeconds > head.timestamp ? nowSeconds : head.timestamp + 1n;
   const parentFork = forkAt(config, Number(head.number), Number(head.timestamp));
-  const fork = forkAt(config, Number(head.number) + 1, Number(head.timestamp) + 1);
+  const fork = forkAt(config, Number(head.number) + 1, Number(timestamp));
   return {
     fork,
     chainId: config.chainId,

@@ -1,0 +1,47 @@
+/**
+ * Entry of the chain thread: opens the ChainService (the datadir's only writer) and runs requests one at a time, in
+ * arrival order, so production, import and unwinding never interleave. Posts `ready` once the store is open.
+ */
+import { parentPort } from 'node:worker_threads';
+import { XoneError } from '../../errors.ts';
+import { tsWorkerData } from '../../runtime/spawnTsWorker.ts';
+import { ChainService } from './chainService.ts';
+import type { ChainReply, ChainRequest, ChainWorkerData } from './types.ts';
+
+const port = parentPort;
+if (!port) throw new Error('chain worker: no parent port');
+
+let service: ChainService;
+try {
+  service = ChainService.open(tsWorkerData<ChainWorkerData>());
+  port.postMessage({ type: 'ready' });
+} catch (err) {
+  port.postMessage({ type: 'ready', error: (err as Error).message });
+  throw err;
+}
+
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (msg: ChainRequest | { type: 'close' }) => {
+  if ('type' in msg) {
+    queue = queue.then(() => {
+      service.close();
+      port.postMessage({ type: 'closed' });
+    });
+    return;
+  }
+  queue = queue.then(async () => {
+    let reply: ChainReply;
+    try {
+      const fn = service[msg.method] as (...args: unknown[]) => unknown;
+      reply = { id: msg.id, ok: true, value: await fn.apply(service, msg.args) };
+    } catch (err) {
+      const e = err as Error;
+      reply = {
+        id: msg.id,
+        ok: false,
+        error: err instanceof XoneError ? { name: e.name, code: err.code, message: e.message, meta: err.meta as Record<string, unknown> } : { name: e.name, message: e.message },
+      };
+    }
+    port.postMessage(reply);
+  });
+});
