@@ -76,7 +76,10 @@ export async function startFixtureNode(opts: FixtureNodeOptions): Promise<Fixtur
     cleanups.push(() => reader.close());
     const pool = new TxPool(
       {},
-      { state: () => poolStateAt(reader, head.number), context: () => pendingBlockContext(genesis.config, head.header) },
+      {
+        state: () => poolStateAt(reader, head.number),
+        context: () => pendingBlockContext(genesis.config, head.header, BigInt(Math.floor(Date.now() / 1000))),
+      },
     );
     const deps = nodeRpcDeps({ reader, config: genesis.config, head: () => head, pool, evmTimeoutMs: EVM_TIMEOUT_MS });
     const server = createRpcServer({ host: '127.0.0.1', port: 0, evmTimeoutMs: EVM_TIMEOUT_MS }, deps);
