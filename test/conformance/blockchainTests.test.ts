@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../core/cli/main.ts';
 import { conformancePath, jsonFilesUnder, readJson } from '../support/conformance.ts';
@@ -43,4 +46,16 @@ describe('BlockchainTests through `xone blocktest`', () => {
       expect(code).toBe(0);
     },
   );
+
+  it('error: a wrong lastblockhash is reported with both values and exit 1', async () => {
+    const file = join(BLOCKCHAIN_TESTS, 'ValidBlocks', 'bcExample', 'shanghaiExample.json');
+    const json = readJson<Record<string, { lastblockhash: string }>>(file);
+    for (const t of Object.values(json)) t.lastblockhash = `0x${'22'.repeat(32)}`;
+    const dir = mkdtempSync(join(tmpdir(), 'xone-bt-'));
+    writeFileSync(join(dir, 'broken.json'), JSON.stringify(json));
+    const { code, out } = await blocktest(dir);
+    expect(out).toMatch(/FAIL .*shanghaiExample_Shanghai: lastblockhash: expected 0x2222.*, got 0x[0-9a-f]{64}/);
+    expect(out).toMatch(/^0 passed, 1 failed$/m);
+    expect(code).toBe(1);
+  });
 });
