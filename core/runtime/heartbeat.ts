@@ -35,7 +35,12 @@ export class SharedHeartbeat {
     Atomics.store(this.view, BEAT_US, nowUs);
   }
 
-  /** The last heartbeat in shared-clock microseconds, or 0n before the first beat. */
+  /** Marks the probe as stopped (0n = no beat): the watchdog then stands down instead of seeing an endless stall. */
+  stop(): void {
+    Atomics.store(this.view, BEAT_US, 0n);
+  }
+
+  /** The last heartbeat in shared-clock microseconds, or 0n before the first beat or after `stop()`. */
   lastBeatUs(): bigint {
     return Atomics.load(this.view, BEAT_US);
   }

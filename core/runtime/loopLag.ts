@@ -54,10 +54,11 @@ export class LoopLagProbe {
     return this.max;
   }
 
-  /** Stops the probe. */
+  /** Stops the probe and tells the watchdog it has stopped (so it does not read the silence as a stall). */
   close(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.deps.heartbeat?.stop();
   }
 
   private schedule(): void {

@@ -37,6 +37,18 @@ describe('WatchdogMonitor', () => {
     expect(hb.stalls()).toBe(2);
   });
 
+  it('behavior: a probe stopped on purpose (beat 0) is not a stall, and clears shedding', () => {
+    const hb = new SharedHeartbeat();
+    const m = new WatchdogMonitor(hb, resolveWatchdogOptions());
+    hb.beat(ms(1));
+    expect(m.check(ms(500)).kind).toBe('warn');
+    hb.stop();
+    expect(m.check(ms(20_000))).toEqual({ kind: 'none' });
+    expect(hb.isShedding()).toBe(false);
+    hb.beat(ms(30_000));
+    expect(m.check(ms(30_200)).kind).toBe('warn'); // a new episode after restart
+  });
+
   it('error: thresholds out of order or negative are refused', () => {
     expect(() => resolveWatchdogOptions({ warnMs: 500, errorMs: 100 })).toThrow(RangeError);
     expect(() => resolveWatchdogOptions({ exitMs: 1000, errorMs: 2000 })).toThrow(RangeError);

@@ -29,7 +29,13 @@ export class WatchdogMonitor {
   /** Evaluates lateness at `nowUs` (shared-clock microseconds). */
   check(nowUs: bigint): WatchdogAction {
     const beat = this.heartbeat.lastBeatUs();
-    if (beat === 0n || this.exiting) return { kind: 'none' }; // probe not started yet, or already on the way out
+    if (this.exiting) return { kind: 'none' };
+    if (beat === 0n) {
+      // The probe has not started, or was stopped on purpose: nothing to judge; drop any shedding left over.
+      if (this.shedding) [this.shedding, this.errored, this.worstMs] = [false, false, 0];
+      this.heartbeat.setShedding(false);
+      return { kind: 'none' };
+    }
     const lateMs = Math.max(0, Number(nowUs - beat) / 1000 - this.options.probeIntervalMs);
     const { warnMs, errorMs, exitMs } = this.options;
     if (lateMs < warnMs) {
