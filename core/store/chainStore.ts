@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BlockWrites } from './blockWrites.ts';
+import { DatadirLock } from './datadirLock.ts';
 import { StoreError } from './errors.ts';
 import { resolveStoreDeps, resolveStoreOptions, type ResolvedStoreOptions, type StoreDeps, type StoreOptions } from './options.ts';
 import { ChainReader } from './read/chainReader.ts';
@@ -16,7 +17,7 @@ import { reconcile, type ReconcileReport } from './reconcile.ts';
 import { SEGMENTS_DIR } from './segment/segmentFiles.ts';
 import { SegmentReader } from './segment/segmentReader.ts';
 import { SegmentWriter, type WriterMark, type WriterStats } from './segment/segmentWriter.ts';
-import { openWriterDatabase } from './sqlite/openDatabase.ts';
+import { openWriterDatabase, prepareDatadir } from './sqlite/openDatabase.ts';
 import type { BlockRecord, Durability, HeadName } from './types.ts';
 import { validateBlockRecord } from './validateBlock.ts';
 import { toWriteError } from './writeErrors.ts';
@@ -47,6 +48,7 @@ export class ChainStore extends ChainReader {
     private readonly deps: ReturnType<typeof resolveStoreDeps>,
     db: BetterSqlite3.Database,
     private readonly writer: SegmentWriter,
+    private readonly lock: DatadirLock,
     report: ReconcileReport,
   ) {
     super(db, new SegmentReader(join(options.datadir, SEGMENTS_DIR)), options.readDeadlineMs);
@@ -58,16 +60,20 @@ export class ChainStore extends ChainReader {
   static open(options: StoreOptions, deps: StoreDeps = {}): ChainStore {
     const opts = resolveStoreOptions(options);
     const d = resolveStoreDeps(deps);
-    const db = openWriterDatabase({ datadir: opts.datadir, migrations: d.migrations, synchronous: d.synchronous });
+    prepareDatadir(opts.datadir);
+    const lock = DatadirLock.acquire(opts.datadir);
+    let db: BetterSqlite3.Database | undefined;
     try {
+      db = openWriterDatabase({ datadir: opts.datadir, migrations: d.migrations, synchronous: d.synchronous });
       const segmentsDir = join(opts.datadir, SEGMENTS_DIR);
       const report = reconcile(db, segmentsDir, d.segmentFs, d.logger);
       const last = db.prepare('SELECT id, committed_size AS size FROM segments ORDER BY id DESC LIMIT 1').get() as
         { id: number; size: number } | undefined;
       const writer = new SegmentWriter({ segmentsDir, maxSegmentBytes: opts.maxSegmentBytes, active: last }, { fs: d.segmentFs });
-      return new ChainStore(opts, d, db, writer, report);
+      return new ChainStore(opts, d, db, writer, lock, report);
     } catch (err) {
-      db.close();
+      db?.close();
+      lock.release();
       throw err;
     }
   }
@@ -100,9 +106,14 @@ export class ChainStore extends ChainReader {
   putBlock(block: BlockRecord, extra?: ExtraWrites): void {
     this.assertOpen();
     validateBlockRecord(block);
-    this.beginIfNeeded();
+    try {
+      this.beginIfNeeded();
+      this.db.exec('SAVEPOINT block');
+    } catch (err) {
+      if (this.pending === 0 && this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw toWriteError(err, `block ${block.number}`);
+    }
     const mark = this.writer.mark();
-    this.db.exec('SAVEPOINT block');
     try {
       this.requireExtendsHead(block);
       const at = this.writer.append([block.bodyRlp, block.receiptsRlp]);
@@ -188,6 +199,7 @@ export class ChainStore extends ChainReader {
       this.writer.close();
       this.segments.close();
       this.db.close();
+      this.lock.release();
     }
   }
 

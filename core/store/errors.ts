@@ -18,6 +18,7 @@ export type StoreErrorCode =
   | 'STORE_SEGMENT_MISSING' // a committed segment file is missing or shorter than committed
   | 'STORE_BAD_BLOCK' // the block does not extend the canonical head, or its fields are malformed
   | 'STORE_CLOSED' // the store was closed
+  | 'STORE_LOCKED' // another live process owns the datadir
   | 'STORE_READ_TIMEOUT' // a read passed its deadline
   | 'STORE_BAD_OPTIONS'; // invalid options
 

@@ -6,6 +6,7 @@ import { syntheticChain, SPIKE_SHAPE } from '../../core/bench/store/syntheticBlo
 import { ChainStore, checkStore, type BlockRecord } from '../../core/store/index.ts';
 import { FullDiskFs } from './support/faultFs.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
+import { expectSameBytes } from './support/bytes.ts';
 
 const newDir = datadirFactory();
 const shape = { ...SPIKE_SHAPE, bodyBytes: 56_600, receiptsBytes: 2000, txs: 2 };
@@ -26,7 +27,7 @@ function fillUntilFull(store: ChainStore, chain: BlockRecord[]): { stored: numbe
 function verify(datadir: string, chain: BlockRecord[], durable: number): void {
   const s = ChainStore.open({ datadir });
   expect(s.getHead()?.number ?? -1).toBe(durable);
-  for (const b of chain.slice(0, durable + 1)) expect(s.getBody(b.hash)).toEqual(b.bodyRlp);
+  for (const b of chain.slice(0, durable + 1)) expectSameBytes(s.getBody(b.hash), b.bodyRlp);
   s.close();
   expect(checkStore(datadir)).toMatchObject({ ok: true, segments: { uncommittedTailBytes: 0, strayFiles: 0 } });
 }

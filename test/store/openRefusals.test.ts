@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -95,10 +95,24 @@ describe('ChainStore.open refusals', () => {
     );
   });
 
+  it("error: a second writer on a datadir is refused while the first lives; a dead owner's lock is taken over", () => {
+    const datadir = newDir();
+    const first = ChainStore.open({ datadir });
+    expect(() => ChainStore.open({ datadir })).toThrow(
+      expect.objectContaining({ code: 'STORE_LOCKED', meta: expect.objectContaining({ pid: process.pid }) }),
+    );
+    first.close();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    writeFileSync(join(datadir, 'LOCK'), `${dead}\n`);
+    const second = ChainStore.open({ datadir });
+    expect(readFileSync(join(datadir, 'LOCK'), 'utf8')).toBe(`${process.pid}\n`);
+    second.close();
+  });
+
   it('error: a read-only datadir is refused with STORE_DATADIR_READONLY and nothing changes', () => {
     const datadir = filledStore();
     const snapshot = () =>
-      execFileSync('sh', ['-c', `cd ${datadir} && ls -la --time-style=+%s.%N . segments && sha256sum chain.sqlite segments/*`], {
+      execFileSync('sh', ['-c', `cd ${datadir} && ls -lA --time-style=+%s.%N . segments && sha256sum chain.sqlite segments/*`], {
         encoding: 'utf8',
       });
     const before = snapshot();

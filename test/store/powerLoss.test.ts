@@ -1,17 +1,22 @@
-import { cpSync, statSync } from 'node:fs';
+import { cpSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticChain, SPIKE_SHAPE } from '../../core/bench/store/syntheticBlocks.ts';
 import { ChainStore, checkStore } from '../../core/store/index.ts';
 import { PowerLossFs } from './support/faultFs.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
+import { expectSameBytes } from './support/bytes.ts';
 
 const newDir = datadirFactory();
 const shape = { ...SPIKE_SHAPE, bodyBytes: 3000, receiptsBytes: 500, txs: 2 };
 
-/** Abandons the store as a crash would: the open SQLite transaction is never committed, no steady(), no sync. */
-function crash(store: ChainStore): void {
+/**
+ * Abandons the store as a crash would: the open SQLite transaction is never committed, no steady(), no sync; the
+ * LOCK file goes too, as it would be stale once the owning process died (this process lives on).
+ */
+function crash(store: ChainStore, datadir: string): void {
   store.db.close();
+  rmSync(join(datadir, 'LOCK'));
 }
 
 describe('power loss', () => {
@@ -33,13 +38,13 @@ describe('power loss', () => {
         store.putBlock(b);
         if (batch === 0) durable = b.number;
       }
-      crash(store);
+      crash(store, datadir);
       fs.powerCut();
       const again = ChainStore.open({ datadir });
       expect(again.getHead()?.number ?? -1, `round ${round} batch ${batch}`).toBe(durable);
       for (const b of chain.filter((x) => x.number <= durable)) {
-        expect(again.getBody(b.hash)).toEqual(b.bodyRlp);
-        expect(again.getReceipts(b.hash)).toEqual(b.receiptsRlp);
+        expectSameBytes(again.getBody(b.hash), b.bodyRlp);
+        expectSameBytes(again.getReceipts(b.hash), b.receiptsRlp);
       }
       expect(again.getCanonicalHash(durable + 1)).toBeUndefined();
       again.close();
@@ -61,6 +66,7 @@ describe('power loss', () => {
     snap = true;
     for (const b of chain.slice(3, 6)) store.putBlock(b);
     store.close();
+    rmSync(join(snapshot, 'LOCK')); // held by this (live) process when the copy was taken
     const again = ChainStore.open({ datadir: snapshot });
     expect(again.getHead()?.number).toBe(2);
     const r = again.reconcileReport;
