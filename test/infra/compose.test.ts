@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { flagsIn, xoneRunFlags } from './support/runFlags.ts';
 import { runTool } from './support/runTool.ts';
 
 const FILE = resolve('infra/compose/docker-compose.yml');
@@ -21,9 +22,19 @@ describe('compose file', () => {
     const services = [...section.matchAll(/^ {2}([a-z0-9-]+):$/gm)].map((m) => m[1]);
     expect(services.sort()).toEqual(['follower-1', 'follower-2', 'gateway', 'grafana', 'producer', 'prometheus', 'redis']);
     expect(resolved).toContain('--mine');
-    expect(resolved.match(/--sync\.from http:\/\/producer:8545/g)).toHaveLength(2);
+    expect(resolved.match(/--batch 128/g)).toHaveLength(2);
     expect(resolved).toContain('XONE_GATEWAY_UPSTREAMS: http://follower-1:8545,http://follower-2:8545');
     expect(resolved).toContain('XONE_GATEWAY_REDIS_URL: redis://redis:6379/0');
+  });
+
+  it('behavior: core services pass only flags that `xone run` has', () => {
+    const known = xoneRunFlags();
+    const commands = [...readFileSync(FILE, 'utf8').matchAll(/command: >-\n((?: {6}.*\n)+)/g)].map((m) => m[1]);
+    expect(commands).toHaveLength(3);
+    for (const c of commands) {
+      expect(c.trimStart().startsWith('run ')).toBe(true);
+      expect(flagsIn(c).filter((f) => !known.has(f))).toEqual([]);
+    }
   });
 
   it('behavior: the check itself rejects a broken file', () => {

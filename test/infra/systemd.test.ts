@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { flagsIn, xoneRunFlags } from './support/runFlags.ts';
 import { runTool } from './support/runTool.ts';
 
 const DIR = resolve('infra/systemd');
@@ -41,6 +42,18 @@ describe('systemd units', () => {
     const r = runTool('systemd-analyze', ['verify', broken]);
     expect(r.output).toContain("Unknown key 'UMsk'");
     expect(r.output).toContain('/usr/bin/no-such-node is not executable');
+  });
+
+  it('behavior: the core units pass only flags that `xone run` has', () => {
+    const known = xoneRunFlags();
+    for (const unit of ['xone-producer.service', 'xone-follower.service']) {
+      const exec = settings(readFileSync(join(DIR, unit), 'utf8')).get('ExecStart')?.[0] ?? '';
+      expect(exec).toContain('/opt/xone/bin/xone.mjs run ');
+      expect(
+        flagsIn(exec).filter((f) => !known.has(f)),
+        unit,
+      ).toEqual([]);
+    }
   });
 
   it.each(UNITS)('behavior: %s restarts on failure, is hardened and owns its datadir', (unit) => {
