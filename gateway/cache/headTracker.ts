@@ -41,23 +41,29 @@ export class HeadTracker {
   }
 
   private async apply(block: BlockId, safe: number, finalized: number): Promise<void> {
-    this.setHash(block.number, block.hash);
-    // A reorg to a shorter chain: heights above the new head no longer exist.
-    for (const n of [...this.hashes.keys()]) if (n > block.number) this.drop(n);
-    let child = block;
-    for (let depth = 0; depth < this.deps.maxReorgDepth; depth++) {
-      const stored = this.hashes.get(child.number - 1);
-      if (stored === undefined || stored === child.parentHash) break;
-      const parent = await this.deps.fetchBlock(child.number - 1);
-      if (!parent || parent.hash !== child.parentHash) {
-        // The upstream moved again under us: forget this height rather than guess.
-        this.drop(child.number - 1);
-        break;
+    const known = this.hashes.get(block.number);
+    const top = Math.max(-1, ...this.hashes.keys());
+    // A block we already hold, below our top: a lagging upstream's view, nothing to learn.
+    const stale = known === block.hash && block.number < top;
+    if (!stale) {
+      this.setHash(block.number, block.hash);
+      // The block at this height was replaced: heights above it were built on the old one.
+      if (known !== undefined && known !== block.hash) for (const n of [...this.hashes.keys()]) if (n > block.number) this.drop(n);
+      let child = block;
+      for (let depth = 0; depth < this.deps.maxReorgDepth; depth++) {
+        const stored = this.hashes.get(child.number - 1);
+        if (stored === undefined || stored === child.parentHash) break;
+        const parent = await this.deps.fetchBlock(child.number - 1);
+        if (!parent || parent.hash !== child.parentHash) {
+          // The upstream moved again under us: forget this height rather than guess.
+          this.drop(child.number - 1);
+          break;
+        }
+        this.setHash(parent.number, parent.hash);
+        child = parent;
       }
-      this.setHash(parent.number, parent.hash);
-      child = parent;
+      await this.backfill(block, finalized);
     }
-    await this.backfill(block, finalized);
     this.head = await this.deps.shared.advance({ latest: block.number, safe, finalized });
     this.deps.metrics.head('latest', this.head.latest);
     this.deps.metrics.head('safe', this.head.safe);

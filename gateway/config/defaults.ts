@@ -40,7 +40,7 @@ export const DEFAULT_CONFIG: GatewayConfig = {
     finalizedTtlMs: 86_400_000,
     bypassHeader: 'x-cache-bypass',
   },
-  head: { pollMs: 500, finalityDepth: 64, maxReorgDepth: 64 },
+  head: { pollMs: 500, finalityDepth: 64, maxReorgDepth: 64, newHeads: true },
   health: { intervalMs: 2_000, maxHeadAgeMs: 60_000, maxLagBlocks: 5, errorRateThreshold: 0.5, retryAfterSec: 2 },
   retry: { attempts: 2 },
   log: { successSampleRate: 0.01 },

@@ -50,7 +50,7 @@ export interface GatewayConfig {
     finalizedTtlMs: number;
     bypassHeader: string;
   };
-  head: { pollMs: number; finalityDepth: number; maxReorgDepth: number };
+  head: { pollMs: number; finalityDepth: number; maxReorgDepth: number; newHeads: boolean };
   health: { intervalMs: number; maxHeadAgeMs: number; maxLagBlocks: number; errorRateThreshold: number; retryAfterSec: number };
   retry: { attempts: number };
   log: { successSampleRate: number };

@@ -15,6 +15,8 @@ beforeAll(async () => {
       upstreams: [{ url: anvil.url, wsUrl: anvil.wsUrl }],
       tiers: { anonymous: { ratePerSec: 1, burst: 1, denyMethods: ['debug_*'] }, default: { ratePerSec: 100, burst: 100, denyMethods: [] } },
       identity: { trustedProxies: ['127.0.0.1/32'] },
+      // Polling once a minute: a new block can only reach the head tracker through the newHeads feed.
+      head: { pollMs: 60_000 },
     }),
   );
   await until(() => g.gateway.tracker.state !== undefined, 10_000);
@@ -60,6 +62,9 @@ test('behavior: WebSocket subscriptions are proxied and every client message is 
   await anvil.rpc('evm_mine');
   const head = await until(() => messages.find((m) => m.method === 'eth_subscription'));
   expect(head.params?.result.number).toBe('0x1');
+  // The gateway's own newHeads feed moved its head tracker (polling is once a minute here).
+  await until(() => g.gateway.tracker.state?.latest === 1, 3_000);
+  expect(g.gateway.tracker.hashAt(1)).toBe((head.params?.result as unknown as { hash: string }).hash);
   ws.close();
   expect(await g.metricsText()).toMatch(/xone_gateway_ws_messages_total\{direction="in"\} 3/);
 });

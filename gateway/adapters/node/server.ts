@@ -18,6 +18,7 @@ import { createRedis, waitReady } from './redisClient.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
 import { RedisLimiter } from './redisLimiter.ts';
 import { RedisSharedHead } from './redisSharedHead.ts';
+import { startNewHeadsFeed } from './newHeadsFeed.ts';
 import { attachWsProxy } from './wsProxy.ts';
 
 /** A running gateway on Node. */
@@ -71,7 +72,14 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     ports.keyStore = keyStore;
   }
   const gateway = createGateway(config, ports);
-  if (opts.start !== false) gateway.start();
+  const stopFeeds: (() => void)[] = [];
+  if (opts.start !== false) {
+    gateway.start();
+    // newHeads from every upstream (the tracker links each head to its parent, so mixed sources are safe).
+    if (config.cache.enabled && config.head.newHeads) {
+      for (const u of config.upstreams) if (u.wsUrl) stopFeeds.push(startNewHeadsFeed(u.wsUrl, gateway.tracker, config.head.finalityDepth));
+    }
+  }
   const server = serve({ fetch: gateway.app.fetch, hostname: config.listen.host, port: config.listen.port }) as Server;
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   const stopWs = attachWsProxy(server, gateway, config, metrics);
@@ -94,6 +102,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
       admin?.closeAllConnections();
       admin?.close();
       stopWs();
+      for (const stop of stopFeeds) stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();

@@ -31,8 +31,15 @@ export async function startScriptedUpstream(script: Script): Promise<ScriptedUps
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const list = Array.isArray(body) ? body : [body];
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        // Not JSON-RPC (e.g. the gateway's newHeads feed trying a WebSocket upgrade): this upstream is HTTP only.
+        res.writeHead(400).end();
+        return;
+      }
+      const list = (Array.isArray(body) ? body : [body]) as { id: unknown; method: string; params?: unknown[] }[];
       const out = await Promise.all(list.map(answer));
       const http = out.find((o) => 'http' in o.a);
       if (http && 'http' in http.a) {
