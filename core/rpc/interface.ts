@@ -170,6 +170,7 @@ export interface DevView {
 
 /** Receives chain events; the node calls it after a block is durable (never before). */
 export interface RpcEventSink {
+  /** A new canonical head and its logs; after a reorg, logs of dropped blocks come first with `removed: true`. */
   onNewHead(header: HeaderData, logs: LogData[]): void;
   onPendingTx(hash: Uint8Array): void;
 }
