@@ -55,7 +55,7 @@ export const RPC_ERRORS = {
     code: -32601,
     message: 'the method X does not exist/is not available',
     httpStatus: 200,
-    when: 'Unknown method, a dev-only method (the evm_, anvil_ and hardhat_ families) off --dev, or a subscription method over HTTP.',
+    when: 'Unknown method, a dev-only method (the evm_, anvil_ and hardhat_ families) off --dev, or a namespace whose dependency this node does not have (e.g. txpool_ without a pool).',
   },
   SUBSCRIPTION_NOT_FOUND: {
     code: -32601,
