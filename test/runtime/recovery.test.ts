@@ -121,7 +121,7 @@ describe('RecoveryPool faults', () => {
     const pool = new RecoveryPool({ workers: 2 });
     await pool.init();
     try {
-      const big = signed(2000);
+      const big = signed(600);
       const pending = pool.recover(big.items);
       // Injected fault: end one worker while its chunk is in flight.
       const slots = (pool as unknown as { slots: { worker: Worker }[] }).slots;
