@@ -86,7 +86,8 @@ describe('measure-node CLI and HTML report', () => {
     } finally {
       await browser.close();
     }
-  });
+    // A cold tsx start of the CLI plus a Chromium launch take tens of seconds on a loaded 2-core host.
+  }, 120_000);
 
   it('error: a bad flag exits 2 with a clear message and writes nothing', async () => {
     const err = await run(process.execPath, [BIN, anvil.url, '--calls', 'many', '--out', join(dir, 'bad')]).catch(
