@@ -116,14 +116,32 @@ describe('ChainStore.open refusals', () => {
         encoding: 'utf8',
       });
     const before = snapshot();
-    // Root ignores permission bits, so as root the datadir becomes a read-only bind mount of itself.
+    // Root ignores permission bits: as root the datadir becomes a read-only bind mount of itself; where root may not
+    // mount, the bits are cleared and the store opens in a child running as an unprivileged user.
     const asRoot = process.getuid?.() === 0;
-    if (asRoot) execFileSync('sh', ['-c', `mount --bind ${datadir} ${datadir} && mount -o remount,bind,ro ${datadir}`]);
-    else execFileSync('chmod', ['-R', 'a-w', datadir]);
+    let mounted = false;
+    if (asRoot) {
+      try {
+        execFileSync('mount', ['--bind', datadir, datadir], { stdio: 'ignore' });
+        mounted = true;
+        execFileSync('mount', ['-o', 'remount,bind,ro', datadir], { stdio: 'ignore' });
+      } catch {
+        if (mounted) execFileSync('umount', [datadir]);
+        mounted = false;
+      }
+    }
+    if (!mounted) execFileSync('chmod', ['-R', 'a-w', datadir]);
     try {
-      expect(() => ChainStore.open({ datadir })).toThrow(expect.objectContaining({ code: 'STORE_DATADIR_READONLY' }));
+      if (mounted || !asRoot) {
+        expect(() => ChainStore.open({ datadir })).toThrow(expect.objectContaining({ code: 'STORE_DATADIR_READONLY' }));
+      } else {
+        const child = join(import.meta.dirname, 'support', 'openStoreChild.ts');
+        const runTs = join(import.meta.dirname, '..', '..', 'bin', 'run-ts.mjs');
+        const out = execFileSync(process.execPath, [runTs, child, datadir], { encoding: 'utf8', uid: 65534, gid: 65534 });
+        expect(JSON.parse(out)).toMatchObject({ code: 'STORE_DATADIR_READONLY' });
+      }
     } finally {
-      if (asRoot) execFileSync('umount', [datadir]);
+      if (mounted) execFileSync('umount', [datadir]);
       else execFileSync('chmod', ['-R', 'u+w', datadir]);
     }
     expect(snapshot()).toBe(before);
