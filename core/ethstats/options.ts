@@ -19,6 +19,7 @@ export interface EthstatsOptions {
   headMinIntervalMs: number;
 }
 
+/** geth's timings (15 s report, 5 s ping and handshake) plus bounds for the backoff, the queue and history. */
 export const defaultEthstatsOptions: EthstatsOptions = {
   reportIntervalMs: 15_000,
   pingTimeoutMs: 5_000,

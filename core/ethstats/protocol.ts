@@ -31,14 +31,17 @@ export function latencyMessage(name: string, latencyMs: number): Outgoing {
   return emit('latency', 'latency', { id: name, latency: String(Math.round(latencyMs)) });
 }
 
+/** New head (or the head in a full report). */
 export function blockMessage(name: string, block: EthstatsBlock): Outgoing {
   return emit('block', 'block', { id: name, block });
 }
 
+/** Pending transaction count; geth sends it after every block too. */
 export function pendingMessage(name: string, pending: number): Outgoing {
   return emit('pending', 'pending', { id: name, stats: { pending } });
 }
 
+/** Node stats: active, syncing, mining, peers, gas price, uptime. */
 export function statsMessage(name: string, stats: EthstatsNodeStats): Outgoing {
   return emit('stats', 'stats', { id: name, stats });
 }
