@@ -18,6 +18,7 @@ import type { DevView } from '../rpc/interface.ts';
 import { Lifecycle } from '../runtime/lifecycle.ts';
 import { LoopLagProbe } from '../runtime/loopLag.ts';
 import { Watchdog } from '../runtime/watchdog/index.ts';
+import { logSlowBlock } from '../runtime/slowBlock.ts';
 import { HistoricalState } from '../state/store/history.ts';
 import { openReadOnly, type ReadOnlyChainStore } from '../store/index.ts';
 import { TxPool } from '../txpool/index.ts';
@@ -47,6 +48,8 @@ export interface NodeOptions {
   batch?: number;
   /** Start the watchdog thread (default true). */
   watchdog?: boolean;
+  /** `--debug.logslowblock`: log blocks whose import took at least this many ms (0 = every block); off when unset. */
+  logSlowBlockMs?: number;
 }
 
 export interface NodeDeps {
@@ -194,6 +197,25 @@ export class XoneNode {
   private adopt(update: HeadUpdate): void {
     const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
     this.head = { header, hash: update.hash };
+    const t = update.timings;
+    logSlowBlock(
+      this.deps.logger,
+      {
+        number: header.number,
+        hash: update.hash,
+        gasUsed: header.gasUsed,
+        txCount: update.txHashes.length,
+        timing: {
+          executionMs: t.executeMs,
+          stateReadMs: 0,
+          stateHashMs: t.rootMs,
+          commitMs: t.commitMs,
+          totalMs: t.recoverMs + t.executeMs + t.rootMs + t.commitMs,
+          recoveryMs: t.recoverMs,
+        },
+      },
+      this.options.logSlowBlockMs,
+    );
     this.pool.onNewHead();
     this.deps.metrics.headNumber.set(Number(header.number));
     const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];

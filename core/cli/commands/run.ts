@@ -24,11 +24,18 @@ interface RunFlags {
   batch?: string;
   period?: string;
   verbosity: string;
+  'debug.logslowblock'?: string;
 }
 
 function port(text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--http.port must be 0..65535, got ${text}`);
+  return n;
+}
+
+function nonNegative(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} must be a number >= 0, got ${text}`);
   return n;
 }
 
@@ -46,6 +53,7 @@ export function registerRun(program: Command): void {
     .option('--http.corsdomain <origins>', 'comma-separated CORS origins (* for any)')
     .option('--batch <n>', 'group-commit batch: 0 producer, 1-128 follower (default 0 with --mine, else 128)')
     .option('--period <seconds>', 'dev chain block period (default 2)')
+    .option('--debug.logslowblock <ms>', 'log a "Slow block" JSON line for each block whose import took at least ms (0 = every block)')
     .option('--verbosity <level>', 'log level: trace, debug, info, warn, error', 'info')
     .action(async (flags: RunFlags) => {
       const logger = createLogger({ level: flags.verbosity as 'info', name: 'xone' });
@@ -80,6 +88,7 @@ export function registerRun(program: Command): void {
             ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
           },
           ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
+          ...(flags['debug.logslowblock'] !== undefined ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') } : {}),
         },
         { logger },
       );
