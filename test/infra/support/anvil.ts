@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 
+/** A running anvil child process. */
 export interface RunningAnvil {
   url: string;
   port: number;

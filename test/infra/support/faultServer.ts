@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 /** What the server does with one call. */
 export type Behaviour = 'ok' | 'rpc-32005' | 'http-429' | 'http-500' | 'hang' | 'reset' | 'not-json';
 
+/** Handle of a running fault server. */
 export interface FaultServer {
   url: string;
   /** Arrival time (ms, monotonic) of every request, per method. */
@@ -16,6 +17,7 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
+/** The script and knobs of a fault server. */
 export interface FaultServerOptions {
   /** Behaviour of the n-th call of a method (cycled); methods not listed always answer ok. */
   script: Record<string, Behaviour[]>;
@@ -25,6 +27,7 @@ export interface FaultServerOptions {
   apiKey?: string;
 }
 
+/** Starts the server on a free 127.0.0.1 port. */
 export async function startFaultServer(options: FaultServerOptions): Promise<FaultServer> {
   const counts = new Map<string, number>();
   const arrivals = new Map<string, number[]>();

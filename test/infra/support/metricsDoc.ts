@@ -2,6 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** One row of the docs/metrics.md table. */
 export interface DocMetric {
   name: string;
   type: 'counter' | 'gauge' | 'histogram';

@@ -7,6 +7,7 @@ const DEFAULTS: ServerOptions = { secrets: ['s3cret'], pingIntervalMs: 1_000, po
 
 export type { ServerEvent } from './serverTypes.ts';
 
+/** Handle of a running test server. */
 export interface TestEthstatsServer {
   /** `host:port` for `name:secret@host:port` (plain ws). */
   hostPort: string;
@@ -19,6 +20,7 @@ export interface TestEthstatsServer {
   stop(): Promise<void>;
 }
 
+/** Starts the server worker on a free 127.0.0.1 port and resolves once it listens. */
 export async function startEthstatsServer(options: Partial<ServerOptions> = {}): Promise<TestEthstatsServer> {
   const opts: ServerOptions = { ...DEFAULTS, ...options };
   const worker = spawnTsWorker(new URL('./serverWorker.ts', import.meta.url), opts, { name: 'ethstats-test-server' });

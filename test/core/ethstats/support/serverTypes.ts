@@ -32,6 +32,7 @@ export interface ServerEvent {
   payload?: unknown;
 }
 
+/** Main thread → server worker; each command is answered by a `reply` with the same id. */
 export type ServerCommand =
   | { id: number; cmd: 'configure'; options: Partial<ServerOptions> }
   | { id: number; cmd: 'events' }
@@ -39,4 +40,5 @@ export type ServerCommand =
   | { id: number; cmd: 'request-history'; list: unknown }
   | { id: number; cmd: 'stop' };
 
+/** Server worker → main thread. */
 export type ServerReply = { type: 'listening'; port: number } | { type: 'reply'; id: number; events?: ServerEvent[] };
