@@ -1,25 +1,34 @@
 /**
- * Peers that serve garbage are dropped with one clear log line and the follower's store keeps only verified blocks:
- * wrong genesis or chain id, a corrupted seal, a wrong state root under a valid seal, truncated block data, a hung
- * response. Faults are injected into a real serving source behind a real HTTP server.
+ * Peers that misbehave and peers on another branch, over real HTTP with real datadirs.
+ *
+ * Bad peers are dropped with one clear log line and the follower's store keeps only verified blocks: wrong genesis
+ * or chain id, a corrupted seal, a wrong state root under a valid seal, truncated block data, a hung response.
+ * Faults are injected into a real serving source behind a real HTTP server.
+ *
+ * Reorgs from out-of-turn blocks, on a three-signer Clique chain: the follower holds branch A (block 2 sealed by one
+ * signer); a peer serves the longer branch B (another block 2, out of turn, then block 3). The follower finds the
+ * common ancestor, unwinds chain and state to it, and imports B. Without an unwind the follower says so and keeps A.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hono } from 'hono';
 import { decodeBlock, encodeBlock } from '../../core/chain/block/index.ts';
-import { parseGenesis } from '../../core/chain/genesis/index.ts';
+import { parseGenesis, type Genesis } from '../../core/chain/genesis/index.ts';
 import { headerHash } from '../../core/chain/header/index.ts';
-import { CliqueEngine } from '../../core/consensus/clique/index.ts';
+import { buildCliqueExtra, CliqueEngine } from '../../core/consensus/clique/index.ts';
 import { createCapturingLogger } from '../../core/log/capturingLogger.ts';
 import { ChainService } from '../../core/node/chain/chainService.ts';
+import { rawBlock } from '../../core/node/chain/rawBlock.ts';
 import { devAccounts, devGenesisJson } from '../../core/node/dev/devChain.ts';
-import { bytesToHex } from '../../core/primitives/hex.ts';
+import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { keccak256 } from '../../core/primitives/keccak.ts';
 import { Follower } from '../../core/sync/follower.ts';
 import type { BlockServingSource } from '../../core/sync/serving/interface.ts';
+import { storeServingSource } from '../../core/sync/serving/storeServingSource.ts';
 import { HttpSyncSource } from '../../core/sync/source/httpSyncSource.ts';
-import { chainServiceTarget } from '../../core/sync/target.ts';
+import { chainServiceTarget, type SyncTarget } from '../../core/sync/target.ts';
 import { datadirFactory } from '../store/support/tmpDatadir.ts';
-import { genesis, openProducer, serveSource, signerKey, type Producer, type Served } from './support/chain.ts';
+import { accounts, genesis, openProducer, serveSource, signerKey, transfer, type Producer, type Served } from './support/chain.ts';
+import { reopeningTarget } from './support/reopenUnwind.ts';
 
 const newDatadir = datadirFactory();
 const genesisHash = headerHash(genesis.genesisHeader);
@@ -72,13 +81,11 @@ function headedBy(n: bigint, bad: Uint8Array): BlockServingSource {
 }
 
 /** A follower of `urls` on a fresh datadir; returns it with its store and its log. */
-function follower(urls: string[]) {
+function follower(urls: string[], blocksTimeoutMs = 20_000) {
   const service = ChainService.open({ datadir: newDatadir(), genesis, batch: 16 });
   services.push(service);
   const logger = createCapturingLogger();
-  const sources = urls.map(
-    (url) => new HttpSyncSource({ url, genesisHash, chainId: genesis.config.chainId, statusTimeoutMs: 1_000, blocksTimeoutMs: 400 }),
-  );
+  const sources = urls.map((url) => new HttpSyncSource({ url, genesisHash, chainId: genesis.config.chainId, blocksTimeoutMs }));
   const f = new Follower({ batch: 16, pollMs: 100 }, { target: chainServiceTarget(service), sources, logger });
   const drops = () =>
     logger.records
@@ -152,10 +159,10 @@ describe('bad peers', () => {
 
   it('error: a hung /blocks response times out and its peer is dropped', async () => {
     const url = await serve(good.source, (app) => app.get('/xone/v1/blocks', () => new Promise<Response>(() => {})));
-    const { service, follower: f, drops } = follower([url]);
+    const { service, follower: f, drops } = follower([url], 400);
     const t0 = Date.now();
     await f.syncOnce();
-    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(Date.now() - t0).toBeLessThan(5_000);
     expect(drops()).toMatchObject([
       { code: 'SYNC_PEER_TIMEOUT', reason: expect.stringContaining('no complete blocks answer within 400 ms') },
     ]);
@@ -166,11 +173,107 @@ describe('bad peers', () => {
     const hung = await serve(good.source, (app) => app.get('/xone/v1/blocks', () => new Promise<Response>(() => {})));
     const wrong = await serve(other.source);
     const right = await serve(good.source);
-    const { service, follower: f, drops } = follower([hung, wrong, right]);
+    // 2 s: short enough for the hung peer, long enough for the good one on a loaded box.
+    const { service, follower: f, drops } = follower([hung, wrong, right], 2_000);
     await f.syncOnce();
     expect(bytesToHex(service.head().hash)).toBe(bytesToHex(good.service.head().hash));
     expect(drops().map((d) => d.peer)).toEqual(expect.arrayContaining([hung, wrong]));
     expect(drops().map((d) => d.peer)).not.toContain(right);
     expect(f.peers().find((p) => p.id === right)).toMatchObject({ dropped: false, head: 5n });
+  });
+});
+
+describe('reorgs', () => {
+  const keys = accounts.map((a) => hexToBytes(a.privateKey));
+  const json = devGenesisJson(accounts);
+  json.extraData = bytesToHex(buildCliqueExtra(new Uint8Array(32), accounts.map((a) => hexToBytes(a.address)).sort(Buffer.compare)));
+  const threeSigners: Genesis = parseGenesis(json);
+  const threeSignersHash = headerHash(threeSigners.genesisHeader);
+  const opened: ChainService[] = [];
+  let branchA: Uint8Array[];
+  let peerB: ChainService;
+  let served: Served;
+
+  function signer(i: number): ChainService {
+    const s = ChainService.open({ datadir: newDatadir(), genesis: threeSigners, batch: 0, signerKey: keys[i] });
+    opened.push(s);
+    return s;
+  }
+
+  async function produce(s: ChainService, withTx = false): Promise<Uint8Array> {
+    const parent = s.head();
+    const { head } = await s.produce({ txs: withTx ? [transfer(0n)] : [], timestamp: parent.header.timestamp + 2n });
+    return rawBlock(s.store, head.hash) as Uint8Array;
+  }
+
+  beforeAll(async () => {
+    // Block 1 by signer 1; branch A: block 2 by signer 2 (a transfer in it); branch B: block 2 by signer 0, block 3 by
+    // signer 1 (a signer may seal again only two blocks later with three signers).
+    const s1 = signer(1);
+    const b1 = await produce(s1);
+    const s2 = signer(2);
+    await s2.importBlocks([b1]);
+    branchA = [b1, await produce(s2, true)];
+    const s0 = signer(0);
+    await s0.importBlocks([b1]);
+    const b2 = await produce(s0);
+    await s1.importBlocks([b2]);
+    await produce(s1);
+    peerB = s1;
+    served = await serveSource(
+      storeServingSource({ reader: peerB.store, chainId: threeSigners.config.chainId, submitTx: async () => new Uint8Array(32) }),
+    );
+  });
+
+  afterAll(async () => {
+    await served?.close();
+    for (const s of opened) s.close();
+  });
+
+  function reorgFollower(target: SyncTarget) {
+    const logger = createCapturingLogger();
+    const f = new Follower(
+      { batch: 16 },
+      {
+        target,
+        sources: [new HttpSyncSource({ url: served.url, genesisHash: threeSignersHash, chainId: threeSigners.config.chainId })],
+        logger,
+      },
+    );
+    return { f, logger };
+  }
+
+  describe('reorg', () => {
+    it('behavior: a longer peer branch replaces ours: unwind to the common ancestor, then import', async () => {
+      const { target, current } = reopeningTarget(newDatadir(), threeSigners, 16);
+      await target.importBlocks(branchA);
+      expect(current().head().number).toBe(2n);
+      const { f, logger } = reorgFollower(target);
+      await f.syncOnce();
+      opened.push(current());
+      const head = current().head();
+      expect(bytesToHex(head.hash)).toBe(bytesToHex(peerB.head().hash));
+      expect(head.number).toBe(3n);
+      expect(bytesToHex(head.header.stateRoot)).toBe(bytesToHex(peerB.head().header.stateRoot));
+      // Branch A's transfer was unwound with the state (B has no transaction): B's root, not A's.
+      expect(bytesToHex(head.header.stateRoot)).not.toBe(bytesToHex(decodeBlock(branchA[1]).header.stateRoot));
+      expect(logger.records.filter((r) => r.msg === 'Reorg')).toMatchObject([{ level: 'warn', ctx: { from: '2', to: '1', depth: 1 } }]);
+      expect(logger.records.filter((r) => r.msg === 'Dropped peer')).toEqual([]);
+    });
+
+    it('error: without an unwind the follower keeps its chain and says what it would need', async () => {
+      const service = ChainService.open({ datadir: newDatadir(), genesis: threeSigners, batch: 16 });
+      opened.push(service);
+      await service.importBlocks(branchA);
+      service.steady();
+      const { f, logger } = reorgFollower(chainServiceTarget(service));
+      await f.syncOnce();
+      expect(service.head().number).toBe(2n);
+      expect(bytesToHex(service.head().hash)).toBe(bytesToHex(headerHash(decodeBlock(branchA[1]).header)));
+      expect(logger.records.find((r) => r.level === 'error')).toMatchObject({
+        msg: expect.stringContaining('reorg needs an unwind'),
+        ctx: { ancestor: '1', head: '2' },
+      });
+    });
   });
 });
