@@ -61,6 +61,7 @@ export function runStore(
   const flushesAfter = device ? deviceFlushes(device) : undefined;
   const stats = store.stats;
   store.close();
+  rmSync(datadir, { recursive: true, force: true }); // hundreds of MB per run otherwise
   return {
     blocks,
     batch,
