@@ -1,0 +1,146 @@
+/**
+ * `npm run bench:rpc` (issue #6): our dev node (`xone run --dev` as a child process, datadir under the repo's .xone/)
+ * and anvil (npm @foundry-rs/anvil, offline) on 127.0.0.1 in one run, driven the same way:
+ *   1. end to end: 20,000 pre-signed EIP-1559 transfers sent in JSON-RPC batches of 100 with automine off, then
+ *      `evm_mine` until the last receipt exists (submission rate and send-to-last-receipt rate);
+ *   2. the fullest block of (1) (1,428 transfers) fetched with full transactions and its receipts;
+ *   3. p50/p95/p99 of the head methods, 500 sequential calls each after 20 warm-up, errors counted by code;
+ *   4. eth_blockNumber throughput at 32 in flight (autocannon).
+ * Prints one JSON document on stdout (ratios ours/anvil, targets met or missed) and a one-line summary on stderr.
+ * `--quick`: 2,000 transfers, 100 calls per method, 2 s of throughput.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { DEV_ACCOUNT_COUNT, DEV_CHAIN_ID, devAccounts } from '../node/dev/devChain.ts';
+import { round3 } from './rpc/client.ts';
+import { measureFullBlock, fullestBlock, type FullBlock } from './rpc/fullBlock.ts';
+import { measureLatency, type MethodLatency } from './rpc/latency.ts';
+import { startAnvil, startOurs, type Peer } from './rpc/peers.ts';
+import { measureThroughput } from './rpc/throughput.ts';
+import { runEndToEnd, signTransfers, type EndToEnd } from './rpc/transfers.ts';
+
+const quick = process.argv.includes('--quick');
+const TRANSFERS = quick ? 2_000 : 20_000;
+const BATCH = 100;
+const CALLS = quick ? 100 : 500;
+const WARMUP = 20;
+const IN_FLIGHT = 32;
+const THROUGHPUT_SECONDS = quick ? 2 : 5;
+const FETCH_RUNS = 5;
+const load = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
+
+function filesystem(dir: string): string {
+  try {
+    return execFileSync('findmnt', ['-n', '-o', 'TARGET,SOURCE,FSTYPE,OPTIONS', '-T', dir], { encoding: 'utf8' }).trim();
+  } catch (err) {
+    return `findmnt failed: ${(err as Error).message}`;
+  }
+}
+
+const anvilVersion = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '@foundry-rs', 'anvil', 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
+const loadBefore = load();
+const tSign = performance.now();
+const set = signTransfers(TRANSFERS, BigInt(DEV_CHAIN_ID));
+const signMs = Math.round(performance.now() - tSign);
+
+const peers: Peer[] = [];
+try {
+  const ours = await startOurs();
+  peers.push(ours);
+  const anvil = await startAnvil(DEV_CHAIN_ID, DEV_ACCOUNT_COUNT);
+  peers.push(anvil);
+  const funded = devAccounts()[0].address;
+
+  // One peer at a time, so neither competes with the other for the two cores.
+  const e2e: Record<string, EndToEnd> = {};
+  const blocks: Record<string, FullBlock> = {};
+  for (const p of [ours, anvil]) {
+    e2e[p.name] = await runEndToEnd(p, set, BATCH, Math.ceil(TRANSFERS / 1428) * 2 + 10);
+    const best = await fullestBlock(p, e2e[p.name].firstBlock, e2e[p.name].lastBlock);
+    blocks[p.name] = await measureFullBlock(p, best.number, best.txs, FETCH_RUNS);
+  }
+
+  const methods: [string, unknown[]][] = [
+    ['eth_blockNumber', []],
+    ['eth_chainId', []],
+    ['eth_getBlockByNumber(latest,false)', ['latest', false]],
+    ['eth_getBlockByNumber(latest,true)', ['latest', true]],
+    ['eth_getBlockReceipts(latest)', ['latest']],
+    ['eth_getBalance', [funded, 'latest']],
+    ['eth_gasPrice', []],
+  ];
+  const latency: Record<string, MethodLatency> = {};
+  for (const [label, params] of methods)
+    latency[label] = await measureLatency(ours, anvil, label.replace(/\(.*$/, ''), params, CALLS, WARMUP);
+
+  const throughput = {
+    ours: await measureThroughput(ours.url, IN_FLIGHT, THROUGHPUT_SECONDS),
+    anvil: await measureThroughput(anvil.url, IN_FLIGHT, THROUGHPUT_SECONDS),
+  };
+
+  const o = e2e.xone;
+  const a = e2e.anvil;
+  const ob = blocks.xone;
+  const ab = blocks.anvil;
+  const ratios = {
+    p50: Object.fromEntries(Object.entries(latency).map(([m, r]) => [m, r.p50Ratio])),
+    throughput: round3(throughput.ours.reqPerSec / throughput.anvil.reqPerSec),
+    fullBlockSpeedup: round3(ab.block.p50Ms / ob.block.p50Ms),
+    fullBlockFirstSpeedup: round3(ab.block.firstMs / ob.block.firstMs),
+    receiptsSpeedup: round3(ab.receipts.p50Ms / ob.receipts.p50Ms),
+    receiptsFirstSpeedup: round3(ab.receipts.firstMs / ob.receipts.firstMs),
+    submit: round3(o.submitTxPerSec / a.submitTxPerSec),
+    endToEnd: round3(o.endToEndTxPerSec / a.endToEndTxPerSec),
+  };
+  const targets = {
+    p50AtMost2xAnvil: Object.values(ratios.p50).every((r) => r <= 2),
+    throughputAtLeastHalfAnvil: ratios.throughput >= 0.5,
+    fullBlockAndReceipts10xFaster: ratios.fullBlockSpeedup >= 10 && ratios.receiptsSpeedup >= 10,
+    endToEndAtLeast2xAnvil: ratios.endToEnd >= 2,
+  };
+  const out = {
+    bench: 'rpc',
+    mode: quick ? 'quick' : 'full',
+    peer: `anvil ${anvilVersion} (npm @foundry-rs/anvil, --chain-id ${DEV_CHAIN_ID} --accounts ${DEV_ACCOUNT_COUNT})`,
+    config: {
+      transfers: TRANSFERS,
+      batch: BATCH,
+      calls: CALLS,
+      warmup: WARMUP,
+      inFlight: IN_FLIGHT,
+      throughputSeconds: THROUGHPUT_SECONDS,
+      fetchRuns: FETCH_RUNS,
+      signMs,
+    },
+    endToEnd: e2e,
+    fullBlock: blocks,
+    latency,
+    throughput,
+    ratios,
+    targets,
+    filesystem: filesystem(ours.datadir as string),
+    loadavg: { before: loadBefore, after: load() },
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    node: process.version,
+  };
+  console.log(JSON.stringify(out, null, 2));
+  console.error(
+    `bench:rpc ${out.mode}: p50 ours/anvil ${Object.entries(ratios.p50)
+      .map(([m, r]) => `${m} ${r}`)
+      .join(', ')}; eth_blockNumber ${throughput.ours.reqPerSec}/${throughput.anvil.reqPerSec} req/s (x${ratios.throughput}); ` +
+      `${ob.txs}-tx block ${ob.block.p50Ms}/${ab.block.p50Ms} ms (anvil/ours x${ratios.fullBlockSpeedup}), receipts ${ob.receipts.p50Ms}/${ab.receipts.p50Ms} ms (x${ratios.receiptsSpeedup}); ` +
+      `${TRANSFERS} transfers submit ${o.submitTxPerSec}/${a.submitTxPerSec} tx/s, end to end ${o.endToEndTxPerSec}/${a.endToEndTxPerSec} tx/s (x${ratios.endToEnd}); ` +
+      `targets ${Object.entries(targets)
+        .map(([k, v]) => `${k} ${v ? 'met' : 'MISSED'}`)
+        .join(', ')}; load ${out.loadavg.after[0]}`,
+  );
+} finally {
+  for (const p of peers.reverse()) await p.stop();
+}

@@ -1,0 +1,96 @@
+/**
+ * The two peers of `bench:rpc`, each a real child process on 127.0.0.1: our `xone run --dev` (datadir under the
+ * repo's .xone/, so the recorded filesystem is the one it writes) and anvil from npm @foundry-rs/anvil (offline).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { call } from './client.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+/** A started peer: its URL, and how to stop it (and remove what it wrote). */
+export interface Peer {
+  name: string;
+  url: string;
+  datadir?: string;
+  stop(): Promise<void>;
+}
+
+async function exitOf(child: ChildProcess, kill: () => void): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  kill();
+  await exited;
+}
+
+/** Starts `xone run --dev --http.port 0` and reads the URL from its banner line. */
+export async function startOurs(timeoutMs = 90_000): Promise<Peer> {
+  mkdirSync(join(ROOT, '.xone', 'bench-rpc'), { recursive: true });
+  const datadir = mkdtempSync(join(ROOT, '.xone', 'bench-rpc', 'dev-'));
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`xone did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    child.stdout?.on('data', () => {
+      const m = /JSON-RPC \(HTTP and WebSocket\): (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`xone exited with ${code}:\n${out}`)));
+  });
+  return {
+    name: 'xone',
+    url,
+    datadir,
+    async stop() {
+      await exitOf(child, () => child.kill('SIGTERM'));
+      rmSync(datadir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Starts anvil with our dev chain id and as many funded mnemonic accounts (anvil funds 10 by default), so the same signed transactions are valid on both peers. */
+export async function startAnvil(chainId: number, accounts: number, timeoutMs = 60_000): Promise<Peer> {
+  const port = await freePort();
+  // Its own process group: npx starts the anvil binary as a grandchild, and both must end with the run.
+  const child = spawn(
+    'npx',
+    ['anvil', '--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--accounts', String(accounts), '--silent'],
+    {
+      stdio: 'ignore',
+      detached: true,
+      cwd: ROOT,
+    },
+  );
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await call(url, 'eth_chainId', []);
+    if (r.code === undefined) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('anvil did not start');
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return {
+    name: 'anvil',
+    url,
+    async stop() {
+      await exitOf(child, () => child.pid && process.kill(-child.pid, 'SIGTERM'));
+    },
+  };
+}
