@@ -94,7 +94,9 @@ export class XoneNode {
     const headRef = (): ChainHead => (ref.node as XoneNode).head;
     const headState = () => new HistoricalState(reader.db, Number(headRef().header.number));
     const pool = new TxPool(
-      {},
+      // Dev mode (like anvil, which has no pool cap) takes bulk loads with automine off: geth's 5,120 global slots
+      // would refuse the 20,000 transfers of bench:rpc before the first evm_mine.
+      options.dev ? { globalSlots: 100_000, globalQueue: 10_000 } : {},
       {
         state: () => {
           const s = headState();
