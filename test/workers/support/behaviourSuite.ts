@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ScriptChain, startScriptedUpstream, type ScriptedUpstream } from '../../gateway/support/scriptedUpstream.ts';
+
+/** A gateway under test, whatever runs it: a fetch to its public app and one to its admin API. */
+export interface GatewayTarget {
+  /** `path` is `/` or `/v1/<key>`; `ip` becomes CF-Connecting-IP (the client address on Workers). */
+  rpc(path: string, body: unknown, ip: string): Promise<Response>;
+  /** Admin API call (`/keys`, `/keys/:id/revoke`), bearer token already set. */
+  admin(path: string, method: string, body?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The one gateway config the suite runs against (raw, as a config file or GATEWAY_CONFIG holds it). */
+export function suiteConfig(upstreamUrl: string): Record<string, unknown> {
+  return {
+    upstreams: [upstreamUrl],
+    admin: { token: SUITE_ADMIN_TOKEN },
+    identity: { keySecret: 'suite-key-secret-0123456789abcdef', keyCacheTtlMs: 1_000, negativeKeyCacheTtlMs: 500 },
+    limits: { maxBatchSize: 50 },
+    tiers: {
+      anonymous: { ratePerSec: 0.01, burst: 5, denyMethods: ['debug_*'] },
+      default: { ratePerSec: 0.01, burst: 8, denyMethods: [] },
+    },
+    health: { maxHeadAgeMs: 0 },
+    log: { successSampleRate: 1 },
+  };
+}
+
+/** Admin token of the suite's config. */
+export const SUITE_ADMIN_TOKEN = 'suite-admin-token-0123456789';
+
+const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({ jsonrpc: '2.0', id, method, params });
+const batch = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => call('eth_chainId', [], offset + i));
+type RpcAnswer = { id: unknown; result?: unknown; error?: { code: number; data?: Record<string, unknown> } };
+
+/**
+ * The gateway behaviour suite, written once: `start` builds the runtime under test (Node in-process, or workerd
+ * through Miniflare) against the scripted upstream's URL. Every test uses its own client address, so buckets do
+ * not interfere.
+ */
+export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<GatewayTarget>): void {
+  let up: ScriptedUpstream;
+  let gw: GatewayTarget;
+  const chain = new ScriptChain(20);
+  beforeAll(async () => {
+    up = await startScriptedUpstream((m, p) => chain.answer(m, p) ?? { result: `echo:${m}` });
+    gw = await start(up.url);
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await up?.stop();
+  });
+  const rpc = async (body: unknown, ip: string, path = '/') => {
+    const res = await gw.rpc(path, body, ip);
+    return { res, body: (await res.json()) as RpcAnswer | RpcAnswer[] };
+  };
+
+  test('behavior: keyless burst is served, then refused whole with 429, Retry-After and -32005', async () => {
+    const first = await rpc(batch(5), '10.1.0.1');
+    expect(first.res.status).toBe(200);
+    expect((first.body as RpcAnswer[]).every((x) => x.result === '0x1' || typeof x.result === 'string')).toBe(true);
+    const refused = await rpc(call('eth_chainId'), '10.1.0.1');
+    expect(refused.res.status).toBe(429);
+    expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body).toMatchObject({ error: { code: -32005, data: { scope: 'ip', limit: 5 } } });
+    // Another address has its own bucket.
+    expect((await rpc(call('eth_chainId'), '10.1.0.2')).res.status).toBe(200);
+  });
+
+  test('behavior: a batch is charged per call; the overflow is answered in place with -32005', async () => {
+    expect((await rpc(batch(3), '10.2.0.1')).res.status).toBe(200);
+    const second = await rpc(batch(4, 10), '10.2.0.1');
+    expect(second.res.status).toBe(200);
+    const body = second.body as RpcAnswer[];
+    expect(body.map((x) => x.id)).toEqual([10, 11, 12, 13]);
+    expect(body.filter((x) => x.result !== undefined)).toHaveLength(2);
+    expect(body.slice(2).every((x) => x.error?.code === -32005 && x.error.data?.scope === 'ip')).toBe(true);
+  });
+
+  test('behavior: denied method is -32004 and not charged', async () => {
+    const r = await rpc([call('debug_traceTransaction', [], 'a'), call('eth_chainId', [], 'b')], '10.3.0.1');
+    const body = r.body as RpcAnswer[];
+    expect(body[0]?.error?.code).toBe(-32004);
+    expect(body[1]?.result).toBeDefined();
+  });
+
+  test('behavior: a key from the admin API is accepted with its own bucket; unknown keys are 401; revocation bites within seconds', async () => {
+    const created = await gw.admin('/keys', 'POST', { label: 'suite', tier: 'default' });
+    expect(created.status).toBe(201);
+    const { key, record } = (await created.json()) as { key: string; record: { id: string; hash?: string } };
+    expect(record.hash).toBeUndefined();
+    const ok = await rpc(batch(8), '10.4.0.1', `/v1/${key}`);
+    expect(ok.res.status).toBe(200);
+    const over = await rpc(call('eth_chainId'), '10.4.0.1', `/v1/${key}`);
+    expect(over.body).toMatchObject({ error: { code: -32005, data: { scope: 'key', limit: 8 } } });
+    const bogus = await rpc(call('eth_chainId'), '10.4.0.1', `/v1/${key.slice(0, -4)}AAAA`);
+    expect(bogus.res.status).toBe(401);
+    expect(bogus.body).toMatchObject({ error: { code: -32000 } });
+
+    const second = (await (await gw.admin('/keys', 'POST', { tier: 'default' })).json()) as { key: string; record: { id: string } };
+    expect((await rpc(call('eth_chainId'), '10.4.0.2', `/v1/${second.key}`)).res.status).toBe(200);
+    expect((await gw.admin(`/keys/${second.record.id}/revoke`, 'POST')).status).toBe(200);
+    const t0 = Date.now();
+    for (;;) {
+      const r = await rpc(call('eth_chainId'), '10.4.0.2', `/v1/${second.key}`);
+      if (r.res.status === 401) break;
+      expect(Date.now() - t0).toBeLessThan(5_000);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const listed = (await (await gw.admin('/keys', 'GET')).json()) as { id: string; disabled: boolean }[];
+    expect(listed.find((k) => k.id === second.record.id)?.disabled).toBe(true);
+    expect((await gw.admin('/keys', 'GET').then((r) => r.text())).includes(second.key)).toBe(false);
+  });
+
+  test('behavior: static and realtime answers are cached (the upstream sees one call each)', async () => {
+    const before = up.calls.get('net_version') ?? 0;
+    const a = await rpc(call('net_version'), '10.5.0.1');
+    const b = await rpc(call('net_version', [], 2), '10.5.0.1');
+    expect(a.body).toMatchObject({ result: 'echo:net_version' });
+    expect(b.body).toMatchObject({ id: 2, result: 'echo:net_version' });
+    expect((up.calls.get('net_version') ?? 0) - before).toBe(1);
+    const g0 = up.calls.get('eth_gasPrice') ?? 0;
+    await rpc(call('eth_gasPrice'), '10.5.0.2');
+    await rpc(call('eth_gasPrice'), '10.5.0.2');
+    expect((up.calls.get('eth_gasPrice') ?? 0) - g0).toBe(1);
+  });
+
+  test('error: malformed JSON is -32700 and an empty batch -32600', async () => {
+    expect((await rpc('{nope', '10.6.0.1')).body).toMatchObject({ error: { code: -32700 } });
+    const empty = await rpc([], '10.6.0.1');
+    expect(empty.res.status).toBe(400);
+    expect(empty.body).toMatchObject({ error: { code: -32600 } });
+  });
+}

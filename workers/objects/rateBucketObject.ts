@@ -1,0 +1,36 @@
+import { gcraCharge } from '../../gateway/ratelimit/gcra.ts';
+import type { ScopeBucket } from '../../gateway/ratelimit/types.ts';
+import type { DurableObjectState } from '../types.ts';
+import { readCall } from './doCall.ts';
+
+/**
+ * One rate bucket shard (one object per key or keyless IP): the same GCRA arithmetic as the memory and Redis
+ * limiters (gateway/ratelimit/gcra.ts). A Durable Object runs one event at a time, so a charge is atomic and a
+ * key's limit is exact across every Cloudflare location. TATs are kept in memory and written to storage (output
+ * gates hold the answer until the write is durable, so a restarted object never forgets a charge).
+ */
+export class RateBucketObject {
+  private readonly tats = new Map<string, number>();
+  private loaded = false;
+
+  constructor(private readonly state: DurableObjectState) {}
+
+  async fetch(request: Request): Promise<Response> {
+    const { body } = await readCall<{ buckets: ScopeBucket[]; costs: number[] }>(request);
+    const names = body.buckets.map((b) => `${b.scope}:${b.id}`);
+    if (!this.loaded) {
+      const stored = await this.state.storage.get<number>(names);
+      for (const [k, v] of stored) this.tats.set(k, v);
+      this.loaded = true;
+    }
+    const tats = names.map((n) => this.tats.get(n));
+    const result = gcraCharge(body.buckets, body.costs, Date.now(), tats);
+    const write: Record<string, number> = {};
+    names.forEach((n, i) => {
+      this.tats.set(n, tats[i] as number);
+      write[n] = tats[i] as number;
+    });
+    void this.state.storage.put(write);
+    return Response.json(result);
+  }
+}
