@@ -1,11 +1,7 @@
 /**
- * The store's migration list with the state tables appended. The chain store takes its migrations as a dependency
- * (`StoreDeps.migrations`); every process that opens a datadir holding state passes this list.
+ * The migrations a datadir holding state needs. Since the state tables (m0002) joined the store's own list, this is
+ * the store's `MIGRATIONS`; the name stays for the callers that open state datadirs.
  */
 import { MIGRATIONS, type Migration } from '../../store/index.ts';
-import { m0002State } from '../../store/schema/m0002State.ts';
 
-/** Chain tables (H3's list) followed by the state tables, unless the list already contains them. */
-export const STATE_MIGRATIONS: readonly Migration[] = MIGRATIONS.some((m) => m.name === m0002State.name)
-  ? MIGRATIONS
-  : [...MIGRATIONS, m0002State];
+export const STATE_MIGRATIONS: readonly Migration[] = MIGRATIONS;
