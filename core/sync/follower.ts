@@ -19,8 +19,10 @@ import type { HeadSubscription, SyncSource } from './source/interface.ts';
 import type { SyncTarget } from './target.ts';
 import type { SyncHead } from './wire.ts';
 
-/** Deepest reorg the follower resolves (one `/blocks` request); a deeper fork drops the peer. */
+/** Deepest reorg the follower resolves; a deeper fork drops the peer. */
 export const MAX_REORG_DEPTH = 128;
+/** Blocks per request while looking for the common ancestor (16 full blocks stay far below the byte bound). */
+const REORG_STEP = 16;
 
 /** Collaborators of the follower. */
 export interface FollowerDeps {
@@ -310,30 +312,34 @@ export class Follower {
   }
 
   /**
-   * The peer's longer chain does not extend our head: find the common ancestor within MAX_REORG_DEPTH blocks,
-   * unwind to it, and let the loop import the peer's branch.
+   * The peer's longer chain does not extend our head: walk its branch down from our height in small ranges (a deep
+   * range of full blocks would pass the byte bound), each linked to the one above, until a block we also have; unwind
+   * to it and let the loop import the peer's branch. Gives up (drops the peer) past MAX_REORG_DEPTH.
    */
   private async reorg(peer: Peer, first: BlockRef): Promise<void> {
     const { target } = this.deps;
     const id = peer.source.id;
     const ours = this.head as { number: bigint; hash: Uint8Array };
-    const lo = ours.number >= BigInt(MAX_REORG_DEPTH) ? ours.number - BigInt(MAX_REORG_DEPTH) + 1n : 1n;
-    const want = Number(ours.number - lo + 1n);
-    const rlps = want > 0 ? await peer.source.blocks(lo, want) : [];
-    const refs = rlps.length > 0 ? this.checkRange(peer, rlps, lo) : [];
-    if (refs.length !== want || (want > 0 && !equalBytes(refs[want - 1].hash, first.parentHash)))
-      throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${id}: its branch from ${lo} to ${ours.number} is incomplete or does not link`, {
-        peer: id,
-      });
+    const floor = ours.number >= BigInt(MAX_REORG_DEPTH) ? ours.number - BigInt(MAX_REORG_DEPTH) : 0n;
+    let expect = first.parentHash; // hash the peer's block at `hi` must have
     let ancestor: bigint | undefined;
-    for (let i = refs.length - 1; i >= 0 && ancestor === undefined; i--) {
-      const mine = await target.canonicalHash(refs[i].number);
-      if (mine && equalBytes(mine, refs[i].hash)) ancestor = refs[i].number;
-    }
-    if (ancestor === undefined) {
-      const mine = await target.canonicalHash(lo - 1n);
-      const parent = refs[0]?.parentHash ?? first.parentHash;
-      if (mine && equalBytes(mine, parent)) ancestor = lo - 1n;
+    for (let hi = ours.number; ancestor === undefined && hi > floor;) {
+      const lo = hi - BigInt(REORG_STEP) + 1n > floor ? hi - BigInt(REORG_STEP) + 1n : floor + 1n;
+      const refs = this.checkRange(peer, await peer.source.blocks(lo, Number(hi - lo + 1n)), lo);
+      if (refs.length !== Number(hi - lo + 1n) || !equalBytes(refs[refs.length - 1].hash, expect))
+        throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${id}: its branch from ${lo} to ${hi} is incomplete or does not link`, {
+          peer: id,
+        });
+      for (let i = refs.length - 1; i >= 0 && ancestor === undefined; i--) {
+        const mine = await target.canonicalHash(refs[i].number);
+        if (mine && equalBytes(mine, refs[i].hash)) ancestor = refs[i].number;
+      }
+      expect = refs[0].parentHash;
+      hi = lo - 1n;
+      if (ancestor === undefined && hi === floor) {
+        const mine = await target.canonicalHash(floor);
+        if (mine && equalBytes(mine, expect)) ancestor = floor;
+      }
     }
     if (ancestor === undefined)
       throw new SyncError(
