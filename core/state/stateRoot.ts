@@ -14,6 +14,17 @@ export interface RootUpdate {
   root: Uint8Array;
   /** New storage root of every account whose storage changed, by address key. */
   storageRoots: Map<string, Uint8Array>;
+  /**
+   * Every account leaf written, by address key: the final record (new storage root included) and its RLP, so the
+   * commit stores the bytes the trie hashed instead of encoding each account a second time.
+   */
+  encoded: Map<string, EncodedAccount>;
+}
+
+/** An account record with its RLP (the trie leaf value and the `state_accounts` row). */
+export interface EncodedAccount {
+  account: AccountState;
+  rlp: Uint8Array;
 }
 
 /** Owns the open account trie of the head state. */
@@ -40,6 +51,7 @@ export class StateRootComputer {
    */
   apply(changes: StateChanges, current: (addrKey: string) => AccountState | null): RootUpdate {
     const storageRoots = new Map<string, Uint8Array>();
+    const encoded = new Map<string, EncodedAccount>();
     const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.storageCleared]);
     for (const addrKey of touched) {
       const account = changes.accounts.has(addrKey) ? (changes.accounts.get(addrKey) as AccountState | null) : current(addrKey);
@@ -58,11 +70,14 @@ export class StateRootComputer {
         storageRoot = storage.commit();
         storageRoots.set(addrKey, storageRoot);
       }
-      this.trie.put(address, encodeAccount({ ...account, storageRoot }));
+      const record = storageRoot === account.storageRoot ? account : { ...account, storageRoot };
+      const rlp = encodeAccount(record);
+      encoded.set(addrKey, { account: record, rlp });
+      this.trie.put(address, rlp);
     }
     const root = this.trie.commit();
     this.committedRoot = root;
-    return { root, storageRoots };
+    return { root, storageRoots, encoded };
   }
 
   /** Drops uncommitted work and reopens the trie at `root` (after a rejected block). */

@@ -6,6 +6,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { TrieNodeStore, TrieNodeWrite } from '../../trie/index.ts';
 import { keyOf } from '../keys.ts';
+import { ChunkedInsert } from './chunkedInsert.ts';
 
 const CACHE_LIMIT = 200_000;
 
@@ -14,11 +15,11 @@ export class SqliteNodeStore implements TrieNodeStore {
   private readonly pending = new Map<string, TrieNodeWrite>();
   private readonly cache = new Map<string, Uint8Array>();
   private readonly select: BetterSqlite3.Statement<[Uint8Array], { node: Uint8Array }>;
-  private readonly insert: BetterSqlite3.Statement<[Uint8Array, Uint8Array]>;
+  private readonly insert: ChunkedInsert;
 
   constructor(db: BetterSqlite3.Database) {
     this.select = db.prepare('SELECT node FROM trie_nodes WHERE hash = ?');
-    this.insert = db.prepare('INSERT OR IGNORE INTO trie_nodes (hash, node) VALUES (?, ?)');
+    this.insert = new ChunkedInsert(db, 'INSERT OR IGNORE INTO trie_nodes (hash, node)', 2);
   }
 
   getNode(hash: Uint8Array): Uint8Array | undefined {
@@ -40,10 +41,11 @@ export class SqliteNodeStore implements TrieNodeStore {
   flush(): number {
     let n = 0;
     for (const [key, w] of this.pending) {
-      this.insert.run(w.hash, w.encoded);
+      this.insert.add(w.hash, w.encoded);
       this.remember(key, w.encoded);
       n++;
     }
+    this.insert.flush();
     this.pending.clear();
     return n;
   }
@@ -51,6 +53,7 @@ export class SqliteNodeStore implements TrieNodeStore {
   /** Forgets buffered nodes of a rejected block. */
   discard(): void {
     this.pending.clear();
+    this.insert.discard();
   }
 
   private remember(key: string, node: Uint8Array): void {

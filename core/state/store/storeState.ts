@@ -9,6 +9,8 @@ import type { StateBackend } from '../backend.ts';
 import type { StateChanges } from '../interface.ts';
 import { bytesOfKey, keyOf } from '../keys.ts';
 import { SqliteNodeStore } from './sqliteNodeStore.ts';
+import { ChunkedInsert } from './chunkedInsert.ts';
+import type { EncodedAccount } from '../stateRoot.ts';
 
 const EMPTY = new Uint8Array(0);
 /** Accounts kept decoded between blocks (senders recur block after block); cleared wholesale past this size. */
@@ -23,36 +25,37 @@ type Stmt<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 export class StoreState implements StateBackend {
   readonly nodes: SqliteNodeStore;
   private readonly accounts = new Map<string, CachedAccount>();
+  /** Multi-row writers for the two tables a block writes a row per touched account into. */
+  private readonly accountRows: ChunkedInsert;
+  private readonly accountChangeRows: ChunkedInsert;
   private readonly s: {
     account: Stmt<[Uint8Array], { account: Uint8Array }>;
     storage: Stmt<[Uint8Array, Uint8Array], { value: Uint8Array }>;
     code: Stmt<[Uint8Array], { code: Uint8Array }>;
-    putAccount: Stmt<[Uint8Array, Uint8Array]>;
     delAccount: Stmt<[Uint8Array]>;
     putStorage: Stmt<[Uint8Array, Uint8Array, Uint8Array]>;
     delStorage: Stmt<[Uint8Array, Uint8Array]>;
     allStorage: Stmt<[Uint8Array], { slot: Uint8Array; value: Uint8Array }>;
     clearStorage: Stmt<[Uint8Array]>;
     putCode: Stmt<[Uint8Array, Uint8Array]>;
-    accountChange: Stmt<[Uint8Array, number, Uint8Array | null]>;
     storageChange: Stmt<[Uint8Array, Uint8Array, number, Uint8Array]>;
     putRoot: Stmt<[number, Uint8Array]>;
   };
 
   constructor(readonly db: BetterSqlite3.Database) {
     this.nodes = new SqliteNodeStore(db);
+    this.accountRows = new ChunkedInsert(db, 'INSERT OR REPLACE INTO state_accounts (address, account)', 2);
+    this.accountChangeRows = new ChunkedInsert(db, 'INSERT OR IGNORE INTO state_account_changes (address, number, prev)', 3);
     this.s = {
       account: db.prepare('SELECT account FROM state_accounts WHERE address = ?'),
       storage: db.prepare('SELECT value FROM state_storage WHERE address = ? AND slot = ?'),
       code: db.prepare('SELECT code FROM state_code WHERE hash = ?'),
-      putAccount: db.prepare('INSERT OR REPLACE INTO state_accounts (address, account) VALUES (?, ?)'),
       delAccount: db.prepare('DELETE FROM state_accounts WHERE address = ?'),
       putStorage: db.prepare('INSERT OR REPLACE INTO state_storage (address, slot, value) VALUES (?, ?, ?)'),
       delStorage: db.prepare('DELETE FROM state_storage WHERE address = ? AND slot = ?'),
       allStorage: db.prepare('SELECT slot, value FROM state_storage WHERE address = ?'),
       clearStorage: db.prepare('DELETE FROM state_storage WHERE address = ?'),
       putCode: db.prepare('INSERT OR IGNORE INTO state_code (hash, code) VALUES (?, ?)'),
-      accountChange: db.prepare('INSERT OR IGNORE INTO state_account_changes (address, number, prev) VALUES (?, ?, ?)'),
       storageChange: db.prepare('INSERT OR IGNORE INTO state_storage_changes (address, slot, number, prev) VALUES (?, ?, ?, ?)'),
       putRoot: db.prepare('INSERT OR REPLACE INTO state_roots (number, root) VALUES (?, ?)'),
     };
@@ -82,6 +85,8 @@ export class StoreState implements StateBackend {
    */
   clearCache(): void {
     this.accounts.clear();
+    this.accountRows.discard();
+    this.accountChangeRows.discard();
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
@@ -95,9 +100,15 @@ export class StoreState implements StateBackend {
   }
 
   /** Writes a block's change set (previous values), its changes and its root. Call inside the block's transaction. */
-  commitBlock(number: number, root: Uint8Array, changes: StateChanges, storageRoots: ReadonlyMap<string, Uint8Array>): void {
+  commitBlock(
+    number: number,
+    root: Uint8Array,
+    changes: StateChanges,
+    storageRoots: ReadonlyMap<string, Uint8Array>,
+    encoded?: ReadonlyMap<string, EncodedAccount>,
+  ): void {
     this.recordChangeSet(number, changes);
-    this.applyChanges(changes, storageRoots);
+    this.applyChanges(changes, storageRoots, encoded);
     this.s.putRoot.run(number, root);
   }
 
@@ -108,7 +119,7 @@ export class StoreState implements StateBackend {
       const address = bytesOfKey(addrKey);
       if (changes.accounts.has(addrKey) || changes.storage.has(addrKey)) {
         const prev = this.cachedAccount(address, addrKey);
-        this.s.accountChange.run(address, number, prev === null ? null : prev.rlp);
+        this.accountChangeRows.add(address, number, prev === null ? null : prev.rlp);
       }
       if (changes.storageCleared.has(addrKey)) {
         for (const row of this.s.allStorage.all(address)) this.s.storageChange.run(address, row.slot, number, row.value);
@@ -121,10 +132,18 @@ export class StoreState implements StateBackend {
         }
       }
     }
+    this.accountChangeRows.flush();
   }
 
-  /** Makes `changes` current (no change set): genesis, and the second half of `commitBlock`. */
-  applyChanges(changes: StateChanges, storageRoots: ReadonlyMap<string, Uint8Array>): void {
+  /**
+   * Makes `changes` current (no change set): genesis, and the second half of `commitBlock`. `encoded`, when given, is
+   * the root computation's account records and RLPs (`RootUpdate.encoded`), stored as they are.
+   */
+  applyChanges(
+    changes: StateChanges,
+    storageRoots: ReadonlyMap<string, Uint8Array>,
+    encoded?: ReadonlyMap<string, EncodedAccount>,
+  ): void {
     for (const addrKey of changes.storageCleared) this.s.clearStorage.run(bytesOfKey(addrKey));
     for (const [addrKey, slots] of changes.storage) {
       const address = bytesOfKey(addrKey);
@@ -141,22 +160,36 @@ export class StoreState implements StateBackend {
         this.remember(addrKey, null);
         continue;
       }
+      const done = encoded?.get(addrKey);
+      if (done !== undefined) {
+        this.putEncodedRow(addrKey, done);
+        continue;
+      }
       const root = storageRoots.get(addrKey);
       this.putAccountRow(addrKey, root === undefined ? account : { ...account, storageRoot: root });
     }
     for (const [addrKey, root] of storageRoots) {
       if (written.has(addrKey)) continue;
+      const done = encoded?.get(addrKey);
+      if (done !== undefined) {
+        this.putEncodedRow(addrKey, done);
+        continue;
+      }
       const current = this.getAccount(bytesOfKey(addrKey));
       if (current !== undefined) this.putAccountRow(addrKey, { ...current, storageRoot: root });
     }
+    this.accountRows.flush();
     for (const [hashKey, code] of changes.code) this.s.putCode.run(bytesOfKey(hashKey), code);
     this.nodes.flush();
   }
 
   private putAccountRow(addrKey: string, account: AccountState): void {
-    const rlp = encodeAccount(account);
-    this.s.putAccount.run(bytesOfKey(addrKey), rlp);
-    this.remember(addrKey, { account, rlp });
+    this.putEncodedRow(addrKey, { account, rlp: encodeAccount(account) });
+  }
+
+  private putEncodedRow(addrKey: string, entry: EncodedAccount): void {
+    this.accountRows.add(bytesOfKey(addrKey), entry.rlp);
+    this.remember(addrKey, entry);
   }
 
   /** Records the state root of the genesis block. */
