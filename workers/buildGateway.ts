@@ -81,7 +81,9 @@ export function buildWorkerGateway(env: WorkerEnv, cache: WorkersCache): WorkerG
 /** One head poll (the same steps as gateway/cache/headPoller.ts, without its timer). */
 async function refreshOnce({ pool, tracker }: Gateway, config: GatewayConfig): Promise<void> {
   const t = Math.max(1000, config.head.pollMs);
-  const [latest, safe, finalized] = await Promise.all((['latest', 'safe', 'finalized'] as const).map((tag) => fetchBlock(pool, tag, t).catch(() => undefined)));
+  const [latest, safe, finalized] = await Promise.all(
+    (['latest', 'safe', 'finalized'] as const).map((tag) => fetchBlock(pool, tag, t).catch(() => undefined)),
+  );
   if (!latest) return;
   const fallback = Math.max(0, latest.number - config.head.finalityDepth);
   await tracker.update(latest, safe?.number ?? fallback, finalized?.number ?? fallback);

@@ -43,7 +43,10 @@ export class WorkersCacheStore implements CacheStore {
 
   private async putLocal(key: string, value: string, ttlMs: number): Promise<void> {
     const maxAge = Math.max(1, Math.floor(ttlMs / 1000));
-    await this.cache.put(CACHE_ORIGIN + encodeURIComponent(key), new Response(value, { headers: { 'cache-control': `max-age=${maxAge}` } }));
+    await this.cache.put(
+      CACHE_ORIGIN + encodeURIComponent(key),
+      new Response(value, { headers: { 'cache-control': `max-age=${maxAge}` } }),
+    );
   }
 
   evictBlock(): void {}

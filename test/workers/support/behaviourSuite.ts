@@ -7,13 +7,16 @@ export interface GatewayTarget {
   rpc(path: string, body: unknown, ip: string): Promise<Response>;
   /** Admin API call (`/keys`, `/keys/:id/revoke`), bearer token already set. */
   admin(path: string, method: string, body?: unknown): Promise<Response>;
+  /** The per-call log lines the gateway wrote so far (Node: its sink; workerd: console JSON). */
+  lines: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
 /** The one gateway config the suite runs against (raw, as a config file or GATEWAY_CONFIG holds it). */
 export function suiteConfig(upstreamUrl: string): Record<string, unknown> {
   return {
-    upstreams: [upstreamUrl],
+    // u0 refuses connections (nothing listens on port 1): idempotent calls fail over to u1.
+    upstreams: ['http://127.0.0.1:1', upstreamUrl],
     admin: { token: SUITE_ADMIN_TOKEN },
     identity: { keySecret: 'suite-key-secret-0123456789abcdef', keyCacheTtlMs: 1_000, negativeKeyCacheTtlMs: 500 },
     limits: { maxBatchSize: 50 },
@@ -32,6 +35,39 @@ export const SUITE_ADMIN_TOKEN = 'suite-admin-token-0123456789';
 const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({ jsonrpc: '2.0', id, method, params });
 const batch = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => call('eth_chainId', [], offset + i));
 type RpcAnswer = { id: unknown; result?: unknown; error?: { code: number; data?: Record<string, unknown> } };
+
+/** The fields of a per-call log line (docs/gateway.md "Logs"), the same on every runtime. */
+const LOG_FIELDS = [
+  'ts',
+  'request_id',
+  'batch_index',
+  'key_id',
+  'ip',
+  'method',
+  'params_hash',
+  'block_ref',
+  'cache',
+  'limiter',
+  'upstream',
+  'upstream_status',
+  'rpc_error_code',
+  'rpc_error_message',
+  'http_status',
+  'latency_ms_total',
+  'latency_ms_upstream',
+  'bytes_in',
+  'bytes_out',
+];
+
+async function waitFor<T>(fn: () => T | undefined, ms = 3_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /**
  * The gateway behaviour suite, written once: `start` builds the runtime under test (Node in-process, or workerd
@@ -123,6 +159,26 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
     await rpc(call('eth_gasPrice'), '10.5.0.2');
     await rpc(call('eth_gasPrice'), '10.5.0.2');
     expect((up.calls.get('eth_gasPrice') ?? 0) - g0).toBe(1);
+  });
+
+  test('behavior: a dead upstream is failed over; one log line per call in the shared schema, no key in it', async () => {
+    const r = await rpc([call('eth_estimateGas', [{ to: '0x01' }], 'x'), call('eth_estimateGas', [{ to: '0x02' }], 'y')], '10.7.0.1');
+    expect((r.body as RpcAnswer[]).map((x) => x.result)).toEqual(['echo:eth_estimateGas', 'echo:eth_estimateGas']);
+    const lines = await waitFor(() => {
+      const found = gw.lines.filter((l) => l.method === 'eth_estimateGas');
+      return found.length === 2 ? found : undefined;
+    });
+    for (const line of lines) {
+      expect(Object.keys(line).sort()).toEqual([...LOG_FIELDS].sort());
+      expect(line).toMatchObject({
+        upstream: 'u1',
+        upstream_status: 200,
+        http_status: 200,
+        ip: '10.7.0.0/24',
+        limiter: { decision: 'allow', scope: 'ip', cost: 2 },
+      });
+    }
+    expect(JSON.stringify(gw.lines)).not.toMatch(/xk_[0-9a-f]{12}_/);
   });
 
   test('error: malformed JSON is -32700 and an empty batch -32600', async () => {

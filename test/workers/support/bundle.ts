@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 /** Env that keeps wrangler offline. */
-export const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
+export const WRANGLER_ENV = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+};
 
 /** A bundled Worker: its directory, the entry file, and its sizes. */
 export interface WorkerBundle {
@@ -21,7 +26,10 @@ export interface WorkerBundle {
 export async function bundleWorker(): Promise<WorkerBundle> {
   const dir = mkdtempSync(join(tmpdir(), 'xone-workers-'));
   const bin = resolve('node_modules/.bin/wrangler');
-  await promisify(execFile)(bin, ['deploy', '--dry-run', '--outdir', dir, '-c', 'workers/wrangler.jsonc'], { env: WRANGLER_ENV, timeout: 60_000 });
+  await promisify(execFile)(bin, ['deploy', '--dry-run', '--outdir', dir, '-c', 'workers/wrangler.jsonc'], {
+    env: WRANGLER_ENV,
+    timeout: 60_000,
+  });
   const entry = join(dir, 'entry.js');
   const code = readFileSync(entry);
   return { dir, entry, bytes: code.length, gzipBytes: gzipSync(code).length, remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -9,7 +9,8 @@ import { webFetch } from '../../../gateway/upstream/upstream.ts';
 import { SUITE_ADMIN_TOKEN, suiteConfig, type GatewayTarget } from './behaviourSuite.ts';
 
 /** The suite's gateway on Node: createGateway with the memory seams, served in-process through app.fetch. */
-export async function startNodeTarget(upstreamUrl: string, lines: Record<string, unknown>[] = []): Promise<GatewayTarget> {
+export async function startNodeTarget(upstreamUrl: string): Promise<GatewayTarget> {
+  const lines: Record<string, unknown>[] = [];
   const config = buildConfig(suiteConfig(upstreamUrl));
   const keyStore = new MemoryKeyStore();
   const gateway = createGateway(config, {
@@ -19,12 +20,24 @@ export async function startNodeTarget(upstreamUrl: string, lines: Record<string,
     remoteAddress: (c) => c.req.header('cf-connecting-ip'),
     keyStore,
   });
-  const admin = createAdminApp({ token: SUITE_ADMIN_TOKEN, keys: new KeyService(keyStore, new KeyHasher(config.identity.keySecret), Object.keys(config.tiers)) });
+  const admin = createAdminApp({
+    token: SUITE_ADMIN_TOKEN,
+    keys: new KeyService(keyStore, new KeyHasher(config.identity.keySecret), Object.keys(config.tiers)),
+  });
   return {
     rpc: async (path, body, ip) =>
-      gateway.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': ip }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      gateway.app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cf-connecting-ip': ip },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
     admin: async (path, method, body) =>
-      admin.request(path, { method, headers: { authorization: `Bearer ${SUITE_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      admin.request(path, {
+        method,
+        headers: { authorization: `Bearer ${SUITE_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    lines,
     close: () => gateway.close(),
   };
 }

@@ -8,11 +8,21 @@ import { SUITE_ADMIN_TOKEN, suiteConfig, type GatewayTarget } from './behaviourS
  */
 export async function startWorkerdTarget(upstreamUrl: string, entry: string): Promise<GatewayTarget & { mf: Miniflare }> {
   const { upstreams, ...rest } = suiteConfig(upstreamUrl);
+  const lines: Record<string, unknown>[] = [];
   const mf = new Miniflare({
     // The code is passed in, not its path: workerd refuses the bundle's source-map paths that leave its directory.
     modules: [{ type: 'ESModule', path: 'entry.js', contents: readFileSync(entry, 'utf8') }],
     compatibilityDate: '2026-04-20',
     durableObjects: { RATE_BUCKETS: 'RateBucketObject', KEYS: 'KeyStoreObject', HEAD: 'HeadObject', FINAL_CACHE: 'FinalCacheObject' },
+    // The Worker logs each call as one console JSON line; collect those (and drop them from the test output).
+    handleStructuredLogs: ({ message }) => {
+      if (!message.startsWith('{"ts"')) return;
+      try {
+        lines.push(JSON.parse(message) as Record<string, unknown>);
+      } catch {
+        // not a call line
+      }
+    },
     bindings: {
       GATEWAY_CONFIG: JSON.stringify(rest),
       XONE_GATEWAY_UPSTREAMS: (upstreams as string[]).join(','),
@@ -35,6 +45,7 @@ export async function startWorkerdTarget(upstreamUrl: string, entry: string): Pr
         headers: { authorization: `Bearer ${SUITE_ADMIN_TOKEN}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       })) as unknown as Response,
+    lines,
     close: () => mf.dispose(),
   };
 }
