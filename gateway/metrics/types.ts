@@ -22,6 +22,10 @@ export interface GatewayMetrics {
   wsMessage(direction: 'in' | 'out'): void;
   /** xone_gateway_key_lookups_total{result}. */
   keyLookup(result: 'hit' | 'miss' | 'invalid'): void;
+  /** xone_gateway_http_responses_total{code}: one per HTTP response of the RPC endpoint (the 5xx and 429 alerts). */
+  httpResponse(status: number): void;
+  /** xone_gateway_redis_errors_total: a Redis command failed (error, timeout, disconnected); the Redis alert. */
+  redisError(): void;
 }
 
 /** Metrics that record nothing (tests, or a runtime without a sink). */
@@ -35,4 +39,6 @@ export const noopMetrics: GatewayMetrics = {
   head() {},
   wsMessage() {},
   keyLookup() {},
+  httpResponse() {},
+  redisError() {},
 };

@@ -87,6 +87,11 @@ test('behavior: two instances sharing Redis admit within ±2 % of the bucket mat
   expect(admitted, report).toBeGreaterThanOrEqual(lower * 0.98);
   expect(admitted, report).toBeLessThanOrEqual(upper * 1.02);
   expect(await a.metricsText()).not.toMatch(/xone_gateway_ratelimit_backend_failures_total\{/);
+  // Every HTTP response is counted by status (the 5xx/429 alerts); a healthy Redis counts no errors.
+  const texts = [await a.metricsText(), await b.metricsText()];
+  const responses = (code: number) => texts.reduce((n, t) => n + Number(new RegExp(`xone_gateway_http_responses_total\\{code="${code}"\\} (\\d+)`).exec(t)?.[1] ?? 0), 0);
+  expect([responses(200), responses(429)]).toEqual([admitted, refused]);
+  expect(texts[0].match(/^xone_gateway_redis_errors_total.*$/m)?.[0]).toBe("xone_gateway_redis_errors_total 0");
 
   // Redis dies: A (key scope fail-closed) refuses, B (local fallback bucket) admits; both count it.
   await redis.kill();
@@ -97,4 +102,5 @@ test('behavior: two instances sharing Redis admit within ±2 % of the bucket mat
   expect(local.status).toBe(200);
   expect(await a.metricsText()).toMatch(/xone_gateway_ratelimit_backend_failures_total\{scope="key",mode="closed"\} [1-9]/);
   expect(await b.metricsText()).toMatch(/xone_gateway_ratelimit_backend_failures_total\{scope="key",mode="local"\} [1-9]/);
+  expect(await a.metricsText()).toMatch(/^xone_gateway_redis_errors_total [1-9]/m);
 }, 90_000); // 2,000 requests: about 10 s on a quiet host, up to ~40 s when the 2 cores are shared with other suites

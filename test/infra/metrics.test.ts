@@ -102,17 +102,23 @@ describe('dashboards, alert rules and docs/metrics.md', () => {
       'xone_txpool_queued',
       'xone_peers',
       'xone_sync_lag_blocks',
-      'xone_gateway_requests_total',
-      'xone_gateway_calls_total',
+      // Gateway: issue #9's list (requests, calls, rate-limit decisions, Redis errors, upstream latency, cache, HTTP
+      // responses) under the names the gateway registers.
+      'xone_gateway_rpc_calls_total',
       'xone_gateway_ratelimit_decisions_total',
       'xone_gateway_redis_errors_total',
-      'xone_gateway_upstream_latency_seconds',
-      'xone_gateway_cache_total',
+      'xone_gateway_upstream_duration_seconds',
+      'xone_gateway_cache_requests_total',
       'xone_gateway_http_responses_total',
     ];
     const shown = new Set(panelExprs.flatMap(({ expr }) => metricsInExpr(expr).map((s) => resolveSeries(s, doc)?.name)));
     expect(named.filter((n) => !shown.has(n))).toEqual([]);
     expect(named.filter((n) => !doc.some((d) => d.name === n))).toEqual([]);
+    // One set of gateway names: nothing an alert or a panel reads is still only planned.
+    const planned = [...panelExprs.map((p) => p.expr), ...ruleExprs]
+      .flatMap((e) => metricsInExpr(e))
+      .filter((s) => resolveSeries(s, doc)?.status === 'planned');
+    expect(planned).toEqual([]);
   });
 
   it('behavior: every panel query is valid PromQL (promtool parses it as a recording rule)', () => {

@@ -24,6 +24,8 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
   const head = new Gauge({ name: 'xone_gateway_head_block', help: 'Served head per tag (monotonic, shared)', labelNames: ['tag'], ...r });
   const ws = new Counter({ name: 'xone_gateway_ws_messages_total', help: 'WebSocket messages proxied', labelNames: ['direction'], ...r });
   const keys = new Counter({ name: 'xone_gateway_key_lookups_total', help: 'API key lookups (hit = in-process cache)', labelNames: ['result'], ...r });
+  const responses = new Counter({ name: 'xone_gateway_http_responses_total', help: 'HTTP responses of the RPC endpoint by status code', labelNames: ['code'], ...r });
+  const redisErrors = new Counter({ name: 'xone_gateway_redis_errors_total', help: 'Redis commands that failed (error, timeout, disconnected)', ...r });
   const metrics: GatewayMetrics = {
     call(method, outcome, cacheResult, seconds) {
       calls.inc({ method, outcome, cache: cacheResult });
@@ -43,6 +45,8 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     head: (tag, block) => head.set({ tag }, block),
     wsMessage: (direction) => ws.inc({ direction }),
     keyLookup: (result) => keys.inc({ result }),
+    httpResponse: (status) => responses.inc({ code: String(status) }),
+    redisError: () => redisErrors.inc(),
   };
   return { metrics, registry };
 }

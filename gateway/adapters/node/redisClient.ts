@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
  * An ioredis client that fails fast instead of queueing while disconnected: the limiter must reach its fail mode
  * within its timeout, not wait for a reconnect. It keeps reconnecting in the background.
  */
-export function createRedis(url: string, opts: { commandTimeoutMs?: number } = {}): Redis {
+export function createRedis(url: string, opts: { commandTimeoutMs?: number; onCommandError?: () => void } = {}): Redis {
   const r = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -14,6 +14,17 @@ export function createRedis(url: string, opts: { commandTimeoutMs?: number } = {
   });
   // Connection errors are reported through command failures and metrics; an unhandled 'error' would crash.
   r.on('error', () => undefined);
+  const onCommandError = opts.onCommandError;
+  if (onCommandError) {
+    // Every command passes through sendCommand and settles its promise; counting rejections here sees the limiter's,
+    // the cache's, the head's and the key store's failures in one place (xone_gateway_redis_errors_total).
+    const send = r.sendCommand.bind(r);
+    r.sendCommand = (command, stream) => {
+      // ioredis's own handshake (CLIENT SETINFO, refused by older servers and ignored) is not a gateway failure.
+      if (command.name !== 'client') command.promise.catch(onCommandError);
+      return send(command, stream);
+    };
+  }
   return r;
 }
 

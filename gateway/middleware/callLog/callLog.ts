@@ -38,6 +38,7 @@ export const callLog = ({ sink, metrics, successSampleRate = 0.01, random = Math
     const rpc = c.get('rpc');
     const who = c.get('identity');
     const status = c.res.status;
+    metrics.httpResponse(status);
     const totalMs = now() - c.get('startedAt');
     const requestId = c.get('requestId');
     const calls = rpc?.calls ?? [];
