@@ -36,6 +36,10 @@ export const METRIC_DEFINITIONS = {
   importGas: counter('xone_import_gas_total', 'Gas used by imported blocks'),
   /** Blocks this node sealed and committed. */
   produceBlocks: counter('xone_produce_blocks_total', 'Blocks produced (sealed and committed) by this node'),
+  /** Transactions in blocks this node sealed. */
+  produceTxs: counter('xone_produce_txs_total', 'Transactions in blocks produced by this node'),
+  /** Gas used by blocks this node sealed. */
+  produceGas: counter('xone_produce_gas_total', 'Gas used by blocks produced by this node'),
   /** Time to commit one batch durably (write transaction plus fsync). */
   storeCommitSeconds: histogram('xone_store_commit_seconds', 'Time to commit one batch durably, in seconds', SECONDS_BUCKETS),
   /** Blocks per committed batch. */

@@ -21,12 +21,16 @@ const LARGE_BODY = 64 * 1024;
 const tableBody = (name: 'BODY_TOO_LARGE' | 'BAD_CONTENT_TYPE' | 'INVALID_REQUEST', message?: string): string =>
   errorResponse(null, { code: RPC_ERRORS[name].code, message: message ?? RPC_ERRORS[name].message });
 
+/** Mounts extra routes on the HTTP app before the JSON-RPC catch-alls (e.g. the node's `GET /metrics`). */
+export type HttpRoutes = (app: Hono<{ Bindings: HttpBindings }>) => void;
+
 export function createHttpApp(
   opts: RpcOptions,
   dispatcher: Dispatcher,
   chain: ChainView,
   health: HealthSource,
   nowMs: () => number,
+  routes?: HttpRoutes,
 ): Hono<{ Bindings: HttpBindings }> {
   const app = new Hono<{ Bindings: HttpBindings }>();
   if (opts.corsOrigins.length > 0) {
@@ -40,6 +44,8 @@ export function createHttpApp(
     const r = healthReport(health, chain, opts.maxHeadAgeSeconds, nowMs());
     return c.json(r, r.status === 'ok' ? 200 : 503);
   });
+  // Extra routes (the node's GET /metrics, block serving) go before the catch-alls below, which would answer them.
+  routes?.(app);
   app.post('*', async (c) => {
     const type = (c.req.header('content-type') ?? 'application/json').split(';')[0].trim().toLowerCase();
     if (!JSON_TYPES.has(type)) return c.body(tableBody('BAD_CONTENT_TYPE'), 415, JSON_HEADERS);

@@ -1,5 +1,5 @@
 /** Public surface of the node's JSON-RPC server. */
-export { createRpcServer, type RpcServer } from './server.ts';
+export { createRpcServer, type RpcServer, type RpcServerExtensions } from './server.ts';
 export { type RpcOptions, type RateLimitOptions, defaultRpcOptions, rpcOptions } from './options.ts';
 export type * from './interface.ts';
 export type * from './encode/types.ts';

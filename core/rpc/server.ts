@@ -11,7 +11,7 @@ import { EncodingCache } from './cache.ts';
 import { Dispatcher } from './dispatch.ts';
 import { FilterManager } from './filters.ts';
 import { chainHealth } from './health.ts';
-import { createHttpApp } from './http.ts';
+import { createHttpApp, type HttpRoutes } from './http.ts';
 import { type RpcDeps } from './interface.ts';
 import { type BlockData, type ReceiptData } from './encode/types.ts';
 import { primeEncodings } from './prime.ts';
@@ -34,7 +34,13 @@ export interface RpcServer {
   prime(block: BlockData, receipts?: readonly ReceiptData[]): void;
 }
 
-export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps): RpcServer {
+/** Additions to the HTTP face that are not JSON-RPC. */
+export interface RpcServerExtensions {
+  /** Routes mounted before the JSON-RPC catch-alls (the node serves `GET /metrics` here). */
+  routes?: HttpRoutes;
+}
+
+export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps, extensions: RpcServerExtensions = {}): RpcServer {
   const opts = rpcOptions(options);
   const nowMs = deps.now ?? Date.now;
   const services: RpcServices = {
@@ -49,7 +55,7 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps): Rp
     limiter: opts.rateLimit ? new TokenBuckets(opts.rateLimit, nowMs) : null,
     shed: deps.shed,
   });
-  const app = createHttpApp(opts, dispatcher, deps.chain, deps.health ?? chainHealth(deps.chain), nowMs);
+  const app = createHttpApp(opts, dispatcher, deps.chain, deps.health ?? chainHealth(deps.chain), nowMs, extensions.routes);
   let http: Server | undefined;
   let ws: WsAttachment | undefined;
   let unsubscribe: (() => void) | undefined;

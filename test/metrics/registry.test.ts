@@ -9,6 +9,8 @@ const EXPECTED = [
   'xone_import_txs_total',
   'xone_import_gas_total',
   'xone_produce_blocks_total',
+  'xone_produce_txs_total',
+  'xone_produce_gas_total',
   'xone_store_commit_seconds',
   'xone_store_batch_size',
   'xone_store_durable',
