@@ -81,17 +81,26 @@ function headedBy(n: bigint, bad: Uint8Array): BlockServingSource {
 }
 
 /** A follower of `urls` on a fresh datadir; returns it with its store and its log. */
-function follower(urls: string[], blocksTimeoutMs = 20_000) {
+function follower(urls: string[], blocksTimeoutMs = 20_000, maxBlocksBytes?: number) {
   const service = ChainService.open({ datadir: newDatadir(), genesis, batch: 16 });
   services.push(service);
   const logger = createCapturingLogger();
-  const sources = urls.map((url) => new HttpSyncSource({ url, genesisHash, chainId: genesis.config.chainId, blocksTimeoutMs }));
+  const sources = urls.map(
+    (url) =>
+      new HttpSyncSource({
+        url,
+        genesisHash,
+        chainId: genesis.config.chainId,
+        blocksTimeoutMs,
+        ...(maxBlocksBytes ? { maxBlocksBytes } : {}),
+      }),
+  );
   const f = new Follower({ batch: 16, pollMs: 100 }, { target: chainServiceTarget(service), sources, logger });
-  const drops = () =>
+  const drops = (): { peer: unknown; code: unknown; reason: string }[] =>
     logger.records
       .filter((r) => r.msg === 'Dropped peer')
       .map((r) => ({ peer: r.ctx.peer, code: r.ctx.code, reason: String(r.ctx.reason) }));
-  return { service, follower: f, drops };
+  return { service, follower: f, drops, logger };
 }
 
 function expectUntouched(service: ChainService): void {
@@ -166,6 +175,26 @@ describe('bad peers', () => {
     expect(drops()).toMatchObject([
       { code: 'SYNC_PEER_TIMEOUT', reason: expect.stringContaining('no complete blocks answer within 400 ms') },
     ]);
+    expectUntouched(service);
+  });
+
+  it('error: an answer past our byte bound is not read further and its peer is dropped', async () => {
+    const url = await serve(good.source);
+    const { service, follower: f, drops } = follower([url], 20_000, 200);
+    await f.syncOnce();
+    expect(drops()).toMatchObject([{ code: 'SYNC_PEER_TOO_LARGE', reason: expect.stringContaining('exceeds the 200-byte bound') }]);
+    expectUntouched(service);
+  });
+
+  it('behavior: an unreachable peer is not dropped: one warning, retried on the next poll', async () => {
+    const gone = await serveSource(good.source);
+    await gone.close();
+    const { service, follower: f, drops, logger } = follower([gone.url]);
+    await f.syncOnce();
+    await f.syncOnce();
+    expect(drops()).toEqual([]);
+    expect(logger.records.filter((r) => r.msg === 'Peer unreachable')).toMatchObject([{ level: 'warn', ctx: { peer: gone.url } }]);
+    expect(f.peers()).toEqual([{ id: gone.url, head: undefined, dropped: false }]);
     expectUntouched(service);
   });
 
