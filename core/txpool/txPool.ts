@@ -64,7 +64,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     const sender = knownSender ?? (this.deps.recover ?? recoverSender)(tx);
     const senderHex = bytesToHex(sender);
     const state = this.deps.state();
-    const account = this.account(senderHex, state.nonce(sender));
+    // The account enters the map only once the transaction is accepted: a refused one must leave no empty entry.
+    const known = this.accounts.get(senderHex);
+    const account: Account = known ?? { byNonce: new Map(), stateNonce: state.nonce(sender), pending: 0 };
     if (tx.nonce < account.stateNonce) {
       throw new TxPoolError('NONCE_TOO_LOW', `nonce too low: address ${senderHex}, tx: ${tx.nonce} state: ${account.stateNonce}`);
     }
@@ -80,6 +82,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
 
     const pooled: PooledTransaction = { tx, sender, senderHex, addedAt: this.arrivals++, addedAtMs: (this.deps.now ?? Date.now)() };
     if (existing) this.byHash.delete(bytesToHex(existing.tx.hash));
+    if (!known) this.accounts.set(senderHex, account);
     account.byNonce.set(tx.nonce, pooled);
     this.byHash.set(hashHex, pooled);
     if (!existing) this.promote(account);
@@ -175,15 +178,6 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
       for (let i = 0n; i < BigInt(account.pending); i++) run.push(account.byNonce.get(account.stateNonce + i) as PooledTransaction);
       yield run;
     }
-  }
-
-  private account(senderHex: string, stateNonce: bigint): Account {
-    let account = this.accounts.get(senderHex);
-    if (!account) {
-      account = { byNonce: new Map(), stateNonce, pending: 0 };
-      this.accounts.set(senderHex, account);
-    }
-    return account;
   }
 
   /** Extends the account's executable run over consecutive nonces now present. */

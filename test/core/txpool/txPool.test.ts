@@ -85,6 +85,17 @@ describe('TxPool', () => {
     expect(refusal(() => pool.add(tx(2, 0n, {}, { gasLimit: 40_000_000n })))).toBe('exceeds block gas limit');
   });
 
+  it('error: a refused transaction leaves no empty account behind for the next head to trip over', () => {
+    const { pool, state } = setup();
+    state.nonces.set(bytesToHex(testingAddress(1)), 5n);
+    expect(refusal(() => pool.add(tx(1, 4n)))).toMatch(/^nonce too low/);
+    expect(refusal(() => pool.add(tx(9, 0n)))).toMatch(/^insufficient funds/);
+    expect(pool.content().size).toBe(0);
+    state.nonces.set(bytesToHex(testingAddress(1)), 6n);
+    expect(() => pool.onNewHead()).not.toThrow();
+    expect(pool.pendingNonce(testingAddress(1), 6n)).toBe(6n);
+  });
+
   it('behavior: a 10% bump on both caps replaces the transaction', () => {
     const { pool } = setup();
     const first = tx(0, 0n);
