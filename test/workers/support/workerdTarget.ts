@@ -15,7 +15,7 @@ export async function startWorkerdTarget(upstreamUrl: string, entry: string): Pr
     compatibilityDate: '2026-04-20',
     durableObjects: { RATE_BUCKETS: 'RateBucketObject', KEYS: 'KeyStoreObject', HEAD: 'HeadObject', FINAL_CACHE: 'FinalCacheObject' },
     // The Worker logs each call as one console JSON line; collect those (and drop them from the test output).
-    handleStructuredLogs: ({ message }) => {
+    handleStructuredLogs: ({ message }: { message: string }) => {
       if (!message.startsWith('{"ts"')) return;
       try {
         lines.push(JSON.parse(message) as Record<string, unknown>);
