@@ -12,8 +12,11 @@ import { DurableObjectSharedHead } from './objects/doSharedHead.ts';
 import type { WorkersCache } from './types.ts';
 import { WorkersCacheStore } from './workersCache.ts';
 
-/** Defaults that differ on Workers: key records cached for seconds only (there is no pub/sub between isolates). */
-const WORKERS_DEFAULTS = { identity: { keyCacheTtlMs: 2_000 } };
+/**
+ * Defaults that differ on Workers: key records cached for seconds only (there is no pub/sub between isolates), and a
+ * limiter timeout that allows for a Durable Object in another region (Node's 50 ms is sized for a Redis on the LAN).
+ */
+const WORKERS_DEFAULTS = { identity: { keyCacheTtlMs: 2_000 }, rateLimit: { backendTimeoutMs: 500 } };
 
 /** Reads the gateway config from the Worker's bindings: GATEWAY_CONFIG (JSON) with XONE_GATEWAY_* overrides. */
 export function configFromEnv(env: WorkerEnv): GatewayConfig {

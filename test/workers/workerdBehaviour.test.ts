@@ -3,6 +3,8 @@ import { gatewayBehaviourSuite } from './support/behaviourSuite.ts';
 import { bundleWorker, type WorkerBundle } from './support/bundle.ts';
 import { startWorkerdTarget } from './support/workerdTarget.ts';
 
+type Target = Awaited<ReturnType<typeof startWorkerdTarget>>;
+
 /** Workers' compressed script size limit on the Free plan (3 MB; 10 MB on Paid). */
 const FREE_PLAN_LIMIT = 3 * 1024 * 1024;
 
@@ -20,5 +22,20 @@ test('behavior: wrangler bundles workers/ offline, under the Free plan size limi
 
 // The same suite as nodeBehaviour.test.ts, against that bundle in workerd (Miniflare).
 describe('gateway behaviour on workerd', () => {
-  gatewayBehaviourSuite((url) => startWorkerdTarget(url, bundle.entry));
+  let target: Target;
+  gatewayBehaviourSuite(async (url) => (target = await startWorkerdTarget(url, bundle.entry)));
+
+  test('behavior: the refusals above came from the Durable Object bucket (it holds the spent burst)', async () => {
+    const ns = await target.mf.getDurableObjectNamespace('RATE_BUCKETS');
+    const res = await ns.get(ns.idFromName('ip:10.1.0.1')).fetch('https://do.internal/charge', {
+      method: 'POST',
+      body: JSON.stringify({ buckets: [{ scope: 'ip', id: '10.1.0.1', params: { ratePerSec: 0.01, burst: 5 } }], costs: [1] }),
+    });
+    expect(await res.json()).toMatchObject({ admitted: 0, denied: { scope: 'ip' } });
+    const fresh = await ns.get(ns.idFromName('ip:10.99.0.1')).fetch('https://do.internal/charge', {
+      method: 'POST',
+      body: JSON.stringify({ buckets: [{ scope: 'ip', id: '10.99.0.1', params: { ratePerSec: 0.01, burst: 5 } }], costs: [1] }),
+    });
+    expect(await fresh.json()).toMatchObject({ admitted: 1 });
+  });
 });
