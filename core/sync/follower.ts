@@ -11,18 +11,15 @@ import { XoneError } from '../errors.ts';
 import { silentLogger } from '../log/capturingLogger.ts';
 import type { Logger } from '../log/types.ts';
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
-import { blockRef, type BlockRef } from './blockRef.ts';
+import { findCommonAncestor } from './ancestor.ts';
+import type { BlockRef } from './blockRef.ts';
+import { checkRange } from './checkRange.ts';
 import { SyncError, isPeerFault } from './errors.ts';
 import { resolveFollowerOptions, type FollowerOptions, type ResolvedFollowerOptions } from './options.ts';
 import { ProgressMeter, type SyncProgress } from './progress.ts';
 import type { HeadSubscription, SyncSource } from './source/interface.ts';
 import type { SyncTarget } from './target.ts';
 import type { SyncHead } from './wire.ts';
-
-/** Deepest reorg the follower resolves; a deeper fork drops the peer. */
-export const MAX_REORG_DEPTH = 128;
-/** Blocks per request while looking for the common ancestor (16 full blocks stay far below the byte bound). */
-const REORG_STEP = 16;
 
 /** Collaborators of the follower. */
 export interface FollowerDeps {
@@ -245,34 +242,13 @@ export class Follower {
       const from = ours.number + 1n;
       const rlps = await next;
       next = undefined;
-      const refs = this.checkRange(peer, rlps, from);
+      const refs = checkRange(peer.source.id, rlps, from, peer.head?.number);
       if (!equalBytes(refs[0].parentHash, ours.hash)) return this.reorg(peer, refs[0]);
       const after = from + BigInt(rlps.length);
       if (peer.head && after <= peer.head.number) next = fetchRange(after);
       await this.importRange(peer, rlps, refs);
       ours = this.head as { number: bigint; hash: Uint8Array };
     }
-  }
-
-  /** Consecutive numbers from `from`, each block's parent the previous one. */
-  private checkRange(peer: Peer, rlps: Uint8Array[], from: bigint): BlockRef[] {
-    const id = peer.source.id;
-    if (rlps.length === 0)
-      throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${id}: no blocks from ${from} though it reported head ${peer.head?.number}`, {
-        peer: id,
-      });
-    const refs = rlps.map((r) => blockRef(r, id));
-    refs.forEach((r, i) => {
-      if (r.number !== from + BigInt(i))
-        throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${id}: block ${i} of a range from ${from} is number ${r.number}`, { peer: id });
-      if (i > 0 && !equalBytes(r.parentHash, refs[i - 1].hash))
-        throw new SyncError(
-          'SYNC_PEER_BAD_RESPONSE',
-          `peer ${id}: block ${r.number} does not link to block ${r.number - 1n} of the same range`,
-          { peer: id },
-        );
-    });
-    return refs;
   }
 
   /** Imports in chunks of `batch`, each made durable with one `steady()`. */
@@ -312,41 +288,14 @@ export class Follower {
   }
 
   /**
-   * The peer's longer chain does not extend our head: walk its branch down from our height in small ranges (a deep
-   * range of full blocks would pass the byte bound), each linked to the one above, until a block we also have; unwind
-   * to it and let the loop import the peer's branch. Gives up (drops the peer) past MAX_REORG_DEPTH.
+   * The peer's longer chain does not extend our head: find the common ancestor (ancestor.ts), unwind to it and let
+   * the loop import the peer's branch. Gives up (drops the peer) past MAX_REORG_DEPTH.
    */
   private async reorg(peer: Peer, first: BlockRef): Promise<void> {
     const { target } = this.deps;
     const id = peer.source.id;
     const ours = this.head as { number: bigint; hash: Uint8Array };
-    const floor = ours.number >= BigInt(MAX_REORG_DEPTH) ? ours.number - BigInt(MAX_REORG_DEPTH) : 0n;
-    let expect = first.parentHash; // hash the peer's block at `hi` must have
-    let ancestor: bigint | undefined;
-    for (let hi = ours.number; ancestor === undefined && hi > floor;) {
-      const lo = hi - BigInt(REORG_STEP) + 1n > floor ? hi - BigInt(REORG_STEP) + 1n : floor + 1n;
-      const refs = this.checkRange(peer, await peer.source.blocks(lo, Number(hi - lo + 1n)), lo);
-      if (refs.length !== Number(hi - lo + 1n) || !equalBytes(refs[refs.length - 1].hash, expect))
-        throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${id}: its branch from ${lo} to ${hi} is incomplete or does not link`, {
-          peer: id,
-        });
-      for (let i = refs.length - 1; i >= 0 && ancestor === undefined; i--) {
-        const mine = await target.canonicalHash(refs[i].number);
-        if (mine && equalBytes(mine, refs[i].hash)) ancestor = refs[i].number;
-      }
-      expect = refs[0].parentHash;
-      hi = lo - 1n;
-      if (ancestor === undefined && hi === floor) {
-        const mine = await target.canonicalHash(floor);
-        if (mine && equalBytes(mine, expect)) ancestor = floor;
-      }
-    }
-    if (ancestor === undefined)
-      throw new SyncError(
-        'SYNC_PEER_BAD_RESPONSE',
-        `peer ${id}: no common ancestor within ${MAX_REORG_DEPTH} blocks of our head ${ours.number}`,
-        { peer: id },
-      );
+    const ancestor = await findCommonAncestor(peer.source, target, ours.number, first.parentHash);
     if (!target.unwind)
       throw new SyncError(
         'SYNC_UNWIND_UNSUPPORTED',

@@ -1,6 +1,8 @@
 /** Node-to-node sync (`/xone/v1/`): block serving, sync sources, the follower. See docs/sync.md. */
 export { SyncError, isPeerFault, type SyncErrorCode } from './errors.ts';
-export { Follower, MAX_REORG_DEPTH, type FollowerDeps, type PeerInfo } from './follower.ts';
+export { Follower, type FollowerDeps, type PeerInfo } from './follower.ts';
+export { findCommonAncestor, MAX_REORG_DEPTH } from './ancestor.ts';
+export { checkRange } from './checkRange.ts';
 export * from './options.ts';
 export { ProgressMeter, formatProgress, type SyncProgress } from './progress.ts';
 export { createSyncRoutes, BLOCKS_CONTENT_TYPE, type SyncRoutesOptions } from './serving/routes.ts';
