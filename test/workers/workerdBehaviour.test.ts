@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DurableObjectNamespace } from '../../workers/types.ts';
 import { gatewayBehaviourSuite } from './support/behaviourSuite.ts';
 import { bundleWorker, type WorkerBundle } from './support/bundle.ts';
 import { startWorkerdTarget } from './support/workerdTarget.ts';
@@ -26,7 +27,8 @@ describe('gateway behaviour on workerd', () => {
   gatewayBehaviourSuite(async (url) => (target = await startWorkerdTarget(url, bundle.entry)));
 
   test('behavior: the refusals above came from the Durable Object bucket (it holds the spent burst)', async () => {
-    const ns = await target.mf.getDurableObjectNamespace('RATE_BUCKETS');
+    // Miniflare types its namespace with workers-types, which this project does not load: use the Worker's own shape.
+    const ns = (await target.mf.getDurableObjectNamespace('RATE_BUCKETS')) as unknown as DurableObjectNamespace;
     const res = await ns.get(ns.idFromName('ip:10.1.0.1')).fetch('https://do.internal/charge', {
       method: 'POST',
       body: JSON.stringify({ buckets: [{ scope: 'ip', id: '10.1.0.1', params: { ratePerSec: 0.01, burst: 5 } }], costs: [1] }),
