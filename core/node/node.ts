@@ -25,6 +25,7 @@ import { TxPool } from '../txpool/index.ts';
 import { CLIENT_IDENTITY } from '../version.ts';
 import type { HeadUpdate } from './chain/chainService.ts';
 import { ChainThread } from './chain/chainThread.ts';
+import { EthstatsFeed } from './ethstatsFeed.ts';
 import { Producer, type MiningMode } from './producer.ts';
 import { StoreChainView, type ChainHead } from './rpc/chainView.ts';
 import { headerData } from './rpc/convert.ts';
@@ -51,6 +52,8 @@ export interface NodeOptions {
   watchdog?: boolean;
   /** `--debug.logslowblock`: log blocks whose import took at least this many ms (0 = every block); off when unset. */
   logSlowBlockMs?: number;
+  /** `--ethstats name:secret@host:port`: report to an ethstats server (started after the RPC server). */
+  ethstats?: string;
 }
 
 export interface NodeDeps {
@@ -79,6 +82,7 @@ export class XoneNode {
 
   rpc!: RpcServer;
   producer: Producer | undefined;
+  ethstats: EthstatsFeed | undefined;
   url = '';
 
   static async start(options: NodeOptions, { logger, metrics = createMetrics() }: NodeDeps): Promise<XoneNode> {
@@ -155,6 +159,10 @@ export class XoneNode {
     const addr = await node.rpc.start();
     lifecycle.add('rpc', node.rpc);
     node.url = `http://${addr.host}:${addr.port}`;
+    if (options.ethstats) {
+      const source = { chainId: config.chainId, port: addr.port, mining: options.mine, chain: chainView, pool };
+      node.ethstats = lifecycle.add('ethstats', await EthstatsFeed.start(options.ethstats, source, logger, node.head.hash));
+    }
 
     if (node.producer) {
       node.producer.start();
@@ -235,6 +243,7 @@ export class XoneNode {
     void this.refreshDurability();
     const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];
     this.events.newHead(headerData(header, update.hash), receipts.flatMap((r) => r.logs));
+    this.ethstats?.onHead(update.hash);
   }
 
   /** `/metrics` body: pool sizes are read at scrape time (they change on every add), the rest is kept current. */

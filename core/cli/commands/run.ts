@@ -25,6 +25,7 @@ interface RunFlags {
   period?: string;
   verbosity: string;
   'debug.logslowblock'?: string;
+  ethstats?: string;
 }
 
 function port(text: string): number {
@@ -54,6 +55,7 @@ export function registerRun(program: Command): void {
     .option('--batch <n>', 'group-commit batch: 0 producer, 1-128 follower (default 0 with --mine, else 128)')
     .option('--period <seconds>', 'dev chain block period (default 2)')
     .option('--debug.logslowblock <ms>', 'log a "Slow block" JSON line for each block whose import took at least ms (0 = every block)')
+    .option('--ethstats <name:secret@host:port>', 'report to an ethstats server (geth protocol; host may carry ws:// or wss://)')
     .option('--verbosity <level>', 'log level: trace, debug, info, warn, error', 'info')
     .action(async (flags: RunFlags) => {
       const logger = createLogger({ level: flags.verbosity as 'info', name: 'xone' });
@@ -89,6 +91,7 @@ export function registerRun(program: Command): void {
           },
           ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
           ...(flags['debug.logslowblock'] !== undefined ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') } : {}),
+          ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
         },
         { logger },
       );
