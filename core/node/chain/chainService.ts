@@ -111,6 +111,11 @@ export class ChainService {
     return { number: h.header.number, hash: h.hash, header: h.header };
   }
 
+  /** Canonical hash at `number` as the writer sees it (including an open follower batch). */
+  canonicalHash(number: bigint): Uint8Array | undefined {
+    return this.store.getCanonicalHash(Number(number));
+  }
+
   durability(): Durability {
     return this.store.durability();
   }

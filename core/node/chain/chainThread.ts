@@ -50,6 +50,7 @@ export class ChainThread implements Async<ChainApi> {
 
   head = () => this.call('head');
   durability = () => this.call('durability');
+  canonicalHash = (number: bigint) => this.call('canonicalHash', number);
   produce = (request: Parameters<ChainApi['produce']>[0]) => this.call('produce', request);
   importBlocks = (rlps: Uint8Array[]) => this.call('importBlocks', rlps);
   steady = () => this.call('steady');

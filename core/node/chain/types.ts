@@ -7,6 +7,7 @@ import type { ChainServiceOptions, HeadUpdate, ProduceRequest, ProduceResult } f
 export interface ChainApi {
   head(): { number: bigint; hash: Uint8Array; header: Header };
   durability(): Durability;
+  canonicalHash(number: bigint): Uint8Array | undefined;
   produce(request: ProduceRequest): ProduceResult;
   importBlocks(rlps: Uint8Array[]): HeadUpdate[];
   steady(): void;

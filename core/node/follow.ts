@@ -1,0 +1,67 @@
+/**
+ * Node-to-node sync inside a running node: block serving under `/xone/v1/` (every node serves what it has made
+ * durable) and, with `--peer`, a follower that imports from peers through the chain thread. A follower's blocks become
+ * the served head only once durable: with group commit that is after `steady()`, so nothing is announced that a crash
+ * could take back.
+ */
+import type { Hono } from 'hono';
+import { createSyncRoutes, Follower, HttpSyncSource, storeServingSource, type StoreServingSource, type SyncTarget } from '../sync/index.ts';
+import type { Logger } from '../log/types.ts';
+import type { ChainReader } from '../store/index.ts';
+import type { ChainThread } from './chain/chainThread.ts';
+import type { HeadUpdate } from './chain/chainService.ts';
+
+export interface ServingDeps {
+  reader: ChainReader;
+  chainId: bigint;
+  submitTx: (raw: Uint8Array) => Promise<Uint8Array>;
+  clientVersion: string;
+}
+
+/** The block-serving source and a mount function for the RPC app. */
+export function blockServing(deps: ServingDeps): { source: StoreServingSource; mount: (app: Hono) => void } {
+  const source = storeServingSource(deps);
+  return { source, mount: (app) => app.route('/xone/v1', createSyncRoutes({ source })) };
+}
+
+export interface FollowDeps {
+  chain: ChainThread;
+  batch: number;
+  genesisHash: Uint8Array;
+  chainId: bigint;
+  logger: Logger;
+  /** Called for each block once it is durable, in order. */
+  onDurable: (update: HeadUpdate) => void;
+  /** Called after an unwind with the new head number. */
+  onUnwound: () => Promise<void>;
+}
+
+/** A follower importing from `peers` (their RPC base URLs). */
+export function createFollower(peers: readonly string[], deps: FollowDeps): Follower {
+  let pending: HeadUpdate[] = [];
+  const flush = (): void => {
+    for (const u of pending) deps.onDurable(u);
+    pending = [];
+  };
+  const target: SyncTarget = {
+    head: () => deps.chain.head(),
+    canonicalHash: (n) => deps.chain.canonicalHash(n),
+    importBlocks: async (rlps) => {
+      const updates = await deps.chain.importBlocks([...rlps]);
+      pending.push(...updates);
+      if (deps.batch === 0) flush();
+      return updates;
+    },
+    steady: async () => {
+      await deps.chain.steady();
+      flush();
+    },
+    unwind: async (n) => {
+      pending = [];
+      await deps.chain.unwindTo(n);
+      await deps.onUnwound();
+    },
+  };
+  const sources = peers.map((url) => new HttpSyncSource({ url, genesisHash: deps.genesisHash, chainId: deps.chainId }));
+  return new Follower({ batch: deps.batch }, { target, sources, logger: deps.logger });
+}
