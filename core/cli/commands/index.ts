@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAccount } from './account.ts';
 import { registerDb } from './db.ts';
 import { registerRun } from './run.ts';
 import { registerStatetest } from './statetest.ts';
@@ -13,6 +14,7 @@ export type RegisterCommand = (program: Command) => void;
 export const commands: RegisterCommand[] = [
   registerRun,
   registerDb,
+  registerAccount,
   registerStatetest,
   registerBlocktest,
   registerImport,

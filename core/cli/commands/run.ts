@@ -9,7 +9,7 @@ import { parseGenesis, type Genesis } from '../../chain/genesis/index.ts';
 import { createLogger } from '../../log/index.ts';
 import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
 import { XoneNode } from '../../node/node.ts';
-import { readRawKeyFile } from '../../node/signerKey.ts';
+import { loadSignerKey } from '../../node/keystore/index.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 
 interface RunFlags {
@@ -18,6 +18,7 @@ interface RunFlags {
   genesis?: string;
   mine?: boolean;
   signer?: string;
+  password?: string;
   'http.addr': string;
   'http.port': string;
   'http.corsdomain'?: string;
@@ -48,7 +49,8 @@ export function registerRun(program: Command): void {
     .option('--datadir <dir>', 'data directory (default .xone/dev with --dev)')
     .option('--genesis <file>', 'geth-format genesis.json of the network')
     .option('--mine', 'seal blocks with --signer (implied by --dev)')
-    .option('--signer <file>', 'raw private key file (mode 0600) of the Clique signer')
+    .option('--signer <file>', 'Clique signer key: a v3 keystore file (with --password) or a raw key file (mode 0600)')
+    .option('--password <file>', 'file whose first line is the password of the --signer keystore')
     .option('--http.addr <addr>', 'JSON-RPC listen address', '127.0.0.1')
     .option('--http.port <port>', 'JSON-RPC port (HTTP and WebSocket)', '8545')
     .option('--http.corsdomain <origins>', 'comma-separated CORS origins (* for any)')
@@ -73,7 +75,7 @@ export function registerRun(program: Command): void {
         if (!flags.genesis) throw new Error('--genesis <file> is required (or use --dev)');
         if (!datadir) throw new Error('--datadir <dir> is required (or use --dev)');
         genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
-        if (flags.signer) signerKey = readRawKeyFile(flags.signer);
+        if (flags.signer) signerKey = loadSignerKey(flags.signer, flags.password);
       }
       const mine = Boolean(flags.dev || flags.mine);
       if (mine && !signerKey) throw new Error('--mine needs --signer <keyfile>');
