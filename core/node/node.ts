@@ -214,6 +214,15 @@ export class XoneNode {
     });
   }
 
+  /** Serves a block imported from a peer once it is durable (the follower's `onDurable`), counting it as imported. */
+  adoptImported(update: HeadUpdate): void {
+    const m = this.deps.metrics;
+    m.importBlocks.inc();
+    m.importTxs.inc(update.txHashes.length);
+    m.importGas.inc(Number(update.gasUsed));
+    this.adopt(update);
+  }
+
   /** Makes `update` the served head: pool nonces, metrics, RPC events (filters, subscriptions). */
   private adopt(update: HeadUpdate): void {
     const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
