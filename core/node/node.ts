@@ -251,6 +251,9 @@ export class XoneNode {
     this.deps.metrics.storeCommitSeconds.observe(t.commitMs / 1000);
     void this.refreshDurability();
     const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];
+    // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
+    const block = (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
+    if (block) this.rpc.prime(block, receipts);
     this.events.newHead(headerData(header, update.hash), receipts.flatMap((r) => r.logs));
     this.ethstats?.onHead(update.hash);
   }
