@@ -13,10 +13,11 @@ import type { WorkersCache } from './types.ts';
 import { WorkersCacheStore } from './workersCache.ts';
 
 /**
- * Defaults that differ on Workers: key records cached for seconds only (there is no pub/sub between isolates), and a
+ * Defaults that differ on Workers: no admin port (the admin API is /admin/* on the Worker and refuses everything
+ * until XONE_GATEWAY_ADMIN_TOKEN is set), key records cached for seconds only (there is no pub/sub between isolates), and a
  * limiter timeout that allows for a Durable Object in another region (Node's 50 ms is sized for a Redis on the LAN).
  */
-const WORKERS_DEFAULTS = { identity: { keyCacheTtlMs: 2_000 }, rateLimit: { backendTimeoutMs: 500 } };
+const WORKERS_DEFAULTS = { admin: { port: 0 }, identity: { keyCacheTtlMs: 2_000 }, rateLimit: { backendTimeoutMs: 500 } };
 
 /** Reads the gateway config from the Worker's bindings: GATEWAY_CONFIG (JSON) with XONE_GATEWAY_* overrides. */
 export function configFromEnv(env: WorkerEnv): GatewayConfig {
