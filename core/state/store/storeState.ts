@@ -15,6 +15,8 @@ import type { EncodedAccount } from '../stateRoot.ts';
 const EMPTY = new Uint8Array(0);
 /** Accounts kept decoded between blocks (senders recur block after block); cleared wholesale past this size. */
 const ACCOUNT_CACHE_LIMIT = 500_000;
+/** Storage values kept between blocks (a token's balance slots recur); cleared wholesale past this many slots. */
+const SLOT_CACHE_LIMIT = 1_000_000;
 
 /** A cached account row: decoded value and its stored RLP (the change set records the RLP). */
 type CachedAccount = { account: AccountState; rlp: Uint8Array } | null;
@@ -25,6 +27,9 @@ type Stmt<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 export class StoreState implements StateBackend {
   readonly nodes: SqliteNodeStore;
   private readonly accounts = new Map<string, CachedAccount>();
+  /** Committed slot values by address key, then slot key (EMPTY = known zero); kept in step by `applyChanges`. */
+  private readonly slots = new Map<string, Map<string, Uint8Array>>();
+  private slotCount = 0;
   /** Multi-row writers for the two tables a block writes a row per touched account into. */
   private readonly accountRows: ChunkedInsert;
   private readonly accountChangeRows: ChunkedInsert;
@@ -85,13 +90,35 @@ export class StoreState implements StateBackend {
    */
   clearCache(): void {
     this.accounts.clear();
+    this.slots.clear();
+    this.slotCount = 0;
     this.accountRows.discard();
     this.accountChangeRows.discard();
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    const addrKey = keyOf(address);
+    const slotKey = keyOf(slot);
+    const hit = this.slots.get(addrKey)?.get(slotKey);
+    if (hit !== undefined) return hit;
     const row = this.s.storage.get(address, slot);
-    return row === undefined ? EMPTY : new Uint8Array(row.value);
+    const value = row === undefined ? EMPTY : new Uint8Array(row.value);
+    this.rememberSlot(addrKey, slotKey, value);
+    return value;
+  }
+
+  private rememberSlot(addrKey: string, slotKey: string, value: Uint8Array): void {
+    if (this.slotCount >= SLOT_CACHE_LIMIT) {
+      this.slots.clear();
+      this.slotCount = 0;
+    }
+    let bySlot = this.slots.get(addrKey);
+    if (bySlot === undefined) {
+      bySlot = new Map();
+      this.slots.set(addrKey, bySlot);
+    }
+    if (!bySlot.has(slotKey)) this.slotCount++;
+    bySlot.set(slotKey, value);
   }
 
   getCode(codeHash: Uint8Array): Uint8Array | undefined {
@@ -144,12 +171,17 @@ export class StoreState implements StateBackend {
     storageRoots: ReadonlyMap<string, Uint8Array>,
     encoded?: ReadonlyMap<string, EncodedAccount>,
   ): void {
-    for (const addrKey of changes.storageCleared) this.s.clearStorage.run(bytesOfKey(addrKey));
+    for (const addrKey of changes.storageCleared) {
+      this.s.clearStorage.run(bytesOfKey(addrKey));
+      this.slotCount -= this.slots.get(addrKey)?.size ?? 0;
+      this.slots.delete(addrKey);
+    }
     for (const [addrKey, slots] of changes.storage) {
       const address = bytesOfKey(addrKey);
       for (const [slotKey, value] of slots) {
         if (value.length === 0) this.s.delStorage.run(address, bytesOfKey(slotKey));
         else this.s.putStorage.run(address, bytesOfKey(slotKey), value);
+        this.rememberSlot(addrKey, slotKey, value.length === 0 ? EMPTY : value);
       }
     }
     const written = new Set<string>();
