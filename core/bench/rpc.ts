@@ -1,12 +1,12 @@
 /**
  * `npm run bench:rpc` (issue #6): our dev node (`xone run --dev` as a child process, datadir under the repo's .xone/)
  * and anvil (npm @foundry-rs/anvil, offline) on 127.0.0.1 in one run, driven the same way:
- *   1. end to end: 20,000 pre-signed EIP-1559 transfers sent in JSON-RPC batches of 100 with automine off, then
+ *   1. p50/p95/p99 of the head methods (fresh chains), 500 sequential calls each after 20 warm-up, errors counted by code;
+ *   2. eth_blockNumber throughput at 32 in flight (autocannon);
+ *   3. end to end: 20,000 pre-signed EIP-1559 transfers sent in JSON-RPC batches of 100 with automine off, then
  *      `evm_mine` until the last receipt exists (submission rate and send-to-last-receipt rate);
- *   2. the fullest block of (1) (1,428 transfers) fetched with full transactions and its receipts;
- *   3. p50/p95/p99 of the head methods, 500 sequential calls each after 20 warm-up, errors counted by code;
- *   4. eth_blockNumber throughput at 32 in flight (autocannon).
- * Prints one JSON document on stdout (ratios ours/anvil, targets met or missed) and a one-line summary on stderr.
+ *   4. the fullest block of (3) (1,428 transfers) fetched with full transactions and its receipts.
+ * Prints one JSON document on stdout (ratios ours/anvil, targets met or missed) and a one-line summary on stderr (each phase's figures go to stderr as they finish).
  * `--quick`: 2,000 transfers, 100 calls per method, 2 s of throughput.
  */
 import { execFileSync } from 'node:child_process';
@@ -57,15 +57,8 @@ try {
   peers.push(anvil);
   const funded = devAccounts()[0].address;
 
-  // One peer at a time, so neither competes with the other for the two cores.
-  const e2e: Record<string, EndToEnd> = {};
-  const blocks: Record<string, FullBlock> = {};
-  for (const p of [ours, anvil]) {
-    e2e[p.name] = await runEndToEnd(p, set, BATCH, Math.ceil(TRANSFERS / 1428) * 2 + 10);
-    const best = await fullestBlock(p, e2e[p.name].firstBlock, e2e[p.name].lastBlock);
-    blocks[p.name] = await measureFullBlock(p, best.number, best.txs, FETCH_RUNS);
-  }
-
+  // Head methods first, on the fresh chains: after the transfers anvil's latest block may hold 1,428 transactions
+  // (it stops where the last receipt exists), which would turn 'latest' into a full-block benchmark.
   const methods: [string, unknown[]][] = [
     ['eth_blockNumber', []],
     ['eth_chainId', []],
@@ -76,13 +69,26 @@ try {
     ['eth_gasPrice', []],
   ];
   const latency: Record<string, MethodLatency> = {};
-  for (const [label, params] of methods)
+  for (const [label, params] of methods) {
     latency[label] = await measureLatency(ours, anvil, label.replace(/\(.*$/, ''), params, CALLS, WARMUP);
+    console.error(`latency ${label}: ${JSON.stringify(latency[label])}`);
+  }
 
   const throughput = {
     ours: await measureThroughput(ours.url, IN_FLIGHT, THROUGHPUT_SECONDS),
     anvil: await measureThroughput(anvil.url, IN_FLIGHT, THROUGHPUT_SECONDS),
   };
+  console.error(`throughput: ${JSON.stringify(throughput)}`);
+
+  // One peer at a time, so neither competes with the other for the two cores.
+  const e2e: Record<string, EndToEnd> = {};
+  const blocks: Record<string, FullBlock> = {};
+  for (const p of [ours, anvil]) {
+    e2e[p.name] = await runEndToEnd(p, set, BATCH, Math.ceil(TRANSFERS / 1428) * 2 + 10);
+    const best = await fullestBlock(p, e2e[p.name].firstBlock, e2e[p.name].lastBlock);
+    blocks[p.name] = await measureFullBlock(p, best.number, best.txs, FETCH_RUNS);
+    console.error(`${p.name}: ${JSON.stringify({ endToEnd: e2e[p.name], fullBlock: blocks[p.name] })}`);
+  }
 
   const o = e2e.xone;
   const a = e2e.anvil;
