@@ -18,6 +18,7 @@ import type { ChainReader } from '../../store/index.ts';
 import { rawBlock } from '../chain/rawBlock.ts';
 import { blockData, effectiveGasPrice, headerData, receiptsData, transactionData } from './convert.ts';
 import { TotalDifficulty } from './totalDifficulty.ts';
+import { CliqueTags } from './cliqueTags.ts';
 
 interface DecodedBlock {
   block: Block;
@@ -39,6 +40,7 @@ export class StoreChainView implements ChainView {
   private readonly blocks = new Map<string, DecodedBlock>();
   private readonly senderStmt;
   private readonly totalDifficulty: TotalDifficulty;
+  private readonly tags: CliqueTags;
 
   constructor(
     private readonly reader: ChainReader,
@@ -47,6 +49,7 @@ export class StoreChainView implements ChainView {
     private readonly syncState: () => false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } = () => false,
   ) {
     this.totalDifficulty = new TotalDifficulty(reader);
+    this.tags = new CliqueTags(config, (n) => this.getHeaderByNumber(n)?.extraData ?? null);
     this.senderStmt = reader.db.prepare<[Uint8Array], { senders: Uint8Array }>('SELECT senders FROM block_senders WHERE block_hash = ?');
   }
 
@@ -59,13 +62,14 @@ export class StoreChainView implements ChainView {
     return headerData(h.header, h.hash);
   }
 
-  /** Clique blocks are final once written; the head is both safe and finalized (docs/decisions: PoA block tags). */
+  /** head − 1 with several Clique signers, the head with one (docs/decisions/0011-rpc-block-tags-poa.md). */
   safeNumber(): bigint {
-    return this.currentHead().header.number;
+    return this.tags.safe(this.currentHead().header.number);
   }
 
+  /** head − (floor(N/2) + 1) with N Clique signers, the head with one (docs/decisions/0011-rpc-block-tags-poa.md). */
   finalizedNumber(): bigint {
-    return this.currentHead().header.number;
+    return this.tags.finalized(this.currentHead().header.number);
   }
 
   getHeaderByNumber(number: bigint): HeaderData | null {
