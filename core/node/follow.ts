@@ -4,7 +4,7 @@
  * the served head only once durable: with group commit that is after `steady()`, so nothing is announced that a crash
  * could take back.
  */
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 import { createSyncRoutes, Follower, HttpSyncSource, storeServingSource, type StoreServingSource, type SyncTarget } from '../sync/index.ts';
 import type { Logger } from '../log/types.ts';
 import type { ChainReader } from '../store/index.ts';
@@ -19,9 +19,10 @@ export interface ServingDeps {
 }
 
 /** The block-serving source and a mount function for the RPC app. */
-export function blockServing(deps: ServingDeps): { source: StoreServingSource; mount: (app: Hono) => void } {
+export function blockServing(deps: ServingDeps): { source: StoreServingSource; mount: <E extends Env>(app: Hono<E>) => void } {
   const source = storeServingSource(deps);
-  return { source, mount: (app) => app.route('/xone/v1', createSyncRoutes({ source })) };
+  // The sync routes use no bindings of the host app, so they mount on an app of any environment type.
+  return { source, mount: (app) => void app.route('/xone/v1', createSyncRoutes({ source }) as unknown as Hono<never>) };
 }
 
 export interface FollowDeps {

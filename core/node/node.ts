@@ -33,7 +33,10 @@ import { ChainEvents } from './rpc/events.ts';
 import { StoreExecutionView } from './rpc/execView.ts';
 import { StoreStateView } from './rpc/stateView.ts';
 import { NodeTxPoolView } from './rpc/txPoolView.ts';
-import { ethereumHeaderCodec } from '../chain/header/index.ts';
+import { ethereumHeaderCodec, headerHash } from '../chain/header/index.ts';
+import type { Follower, StoreServingSource } from '../sync/index.ts';
+import { blockServing, createFollower } from './follow.ts';
+import { forwardingTxPool } from './rpc/forwardingTxPool.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { blockMainLoopForTest } from './testHooks.ts';
 
@@ -54,6 +57,8 @@ export interface NodeOptions {
   logSlowBlockMs?: number;
   /** `--ethstats name:secret@host:port`: report to an ethstats server (started after the RPC server). */
   ethstats?: string;
+  /** `--peer URL` (repeatable): follow these xOne nodes (their RPC base URLs) instead of producing. */
+  peers?: string[];
 }
 
 export interface NodeDeps {
@@ -63,6 +68,8 @@ export interface NodeDeps {
 
 export class XoneNode {
   private head: ChainHead;
+  follower: Follower | undefined;
+  private serving: StoreServingSource | undefined;
   private readonly snapshots = new Map<bigint, bigint>();
   private timeOffset = 0n;
 
@@ -140,6 +147,11 @@ export class XoneNode {
       node.producer = new Producer(period, 'interval', { produce: (ts) => node.produceBlock(ts), logger });
     }
     const stateView = new StoreStateView(reader);
+    const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
+    // A follower hands transactions to its peers (the producer) rather than keeping them: it never seals.
+    const txpool = options.peers?.length ? forwardingTxPool(localPool, (raw) => (node.follower as Follower).submitTx(raw)) : localPool;
+    const serving = blockServing({ reader, chainId: config.chainId, submitTx: (raw) => txpool.sendRawTransaction(raw), clientVersion: CLIENT_IDENTITY });
+    node.serving = serving.source;
     // Created before the RPC server so the server can ask it whether to shed; started last, once the loop is built.
     const watchdog = options.watchdog === false ? undefined : new Watchdog();
     node.rpc = createRpcServer(
@@ -148,13 +160,18 @@ export class XoneNode {
         chain: chainView,
         state: stateView,
         exec: new StoreExecutionView(reader, config, { timeoutMs: 5_000 }),
-        txpool: new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n),
+        txpool,
         events,
         ...(options.dev ? { dev: node.devView() } : {}),
         health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
         ...(watchdog ? { shed: () => watchdog.isShedding() } : {}),
       },
-      { routes: (app) => app.get('/metrics', async (c) => c.body(await node.scrapeMetrics(), 200, { 'content-type': metrics.register.contentType })) },
+      {
+        routes: (app) => {
+          app.get('/metrics', async (c) => c.body(await node.scrapeMetrics(), 200, { 'content-type': metrics.register.contentType }));
+          serving.mount(app);
+        },
+      },
     );
     const addr = await node.rpc.start();
     lifecycle.add('rpc', node.rpc);
@@ -167,6 +184,24 @@ export class XoneNode {
     if (node.producer) {
       node.producer.start();
       lifecycle.add('producer', node.producer);
+    }
+    if (options.peers?.length) {
+      const follower = createFollower(options.peers, {
+        chain,
+        batch,
+        genesisHash: headerHash(options.genesis.genesisHeader),
+        chainId: config.chainId,
+        logger,
+        onDurable: (update) => node.adoptImported(update),
+        onUnwound: async () => {
+          const h = await chain.head();
+          node.head = { header: h.header, hash: h.hash };
+          pool.onNewHead();
+        },
+      });
+      node.follower = follower;
+      follower.start();
+      lifecycle.add('follower', () => follower.stop());
     }
 
     const probe = new LoopLagProbe({}, { logger, metrics: { loopLagMs: metrics.loopLagMs, loopLagSeconds: metrics.loopLagSeconds }, ...(watchdog ? { heartbeat: watchdog.heartbeat } : {}) });
@@ -255,6 +290,7 @@ export class XoneNode {
     const block = (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);
     this.events.newHead(headerData(header, update.hash), receipts.flatMap((r) => r.logs));
+    this.serving?.announce({ number: header.number, hash: update.hash });
     this.ethstats?.onHead(update.hash);
   }
 

@@ -17,6 +17,7 @@ interface RunFlags {
   datadir?: string;
   genesis?: string;
   mine?: boolean;
+  peer: string[];
   signer?: string;
   password?: string;
   'http.addr': string;
@@ -48,7 +49,8 @@ export function registerRun(program: Command): void {
     .option('--dev', 'embedded dev chain: dev-mnemonic accounts, one signer, mines every 2 s')
     .option('--datadir <dir>', 'data directory (default .xone/dev with --dev)')
     .option('--genesis <file>', 'geth-format genesis.json of the network')
-    .option('--mine', 'seal blocks with --signer (implied by --dev)')
+    .option('--mine', 'seal blocks with --signer (implied by --dev unless --peer is given)')
+    .option('--peer <url>', 'follow this xOne node (its RPC base URL); repeatable', (url: string, all: string[]) => [...all, url], [] as string[])
     .option('--signer <file>', 'Clique signer key: a v3 keystore file (with --password) or a raw key file (mode 0600)')
     .option('--password <file>', 'file whose first line is the password of the --signer keystore')
     .option('--http.addr <addr>', 'JSON-RPC listen address', '127.0.0.1')
@@ -77,13 +79,15 @@ export function registerRun(program: Command): void {
         genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
         if (flags.signer) signerKey = loadSignerKey(flags.signer, flags.password);
       }
-      const mine = Boolean(flags.dev || flags.mine);
+      // A dev node with --peer follows a dev producer (same embedded genesis) instead of sealing its own blocks.
+      const mine = Boolean(flags.mine || (flags.dev && flags.peer.length === 0));
       if (mine && !signerKey) throw new Error('--mine needs --signer <keyfile>');
       const node = await XoneNode.start(
         {
           datadir,
           genesis,
           dev: Boolean(flags.dev),
+          ...(flags.peer.length ? { peers: flags.peer } : {}),
           mine,
           ...(signerKey ? { signerKey } : {}),
           http: {
@@ -99,6 +103,7 @@ export function registerRun(program: Command): void {
       );
       node.lifecycle.handleSignals();
       if (flags.dev) printDevBanner(node.url, accounts);
+      if (flags.peer.length) logger.info('following', { peers: flags.peer });
       logger.info('node started', { rpc: node.url, head: Number(node.headNumber), datadir, mine });
     });
 }

@@ -1,0 +1,55 @@
+/** `xone run --dev --peer URL`: a follower process verifies and imports a producer's blocks over /xone/v1. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevNode, type DevNode } from '../support/devNode.ts';
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result;
+}
+
+let producer: DevNode;
+let follower: DevNode;
+beforeAll(async () => {
+  producer = await startDevNode(['--period', '1']);
+  follower = await startDevNode(['--period', '1', '--peer', producer.url]);
+}, 120_000);
+afterAll(async () => {
+  await follower?.stop();
+  await producer?.stop();
+});
+
+describe('dev follower', () => {
+  it('default: reaches the producer head with the same block hash and state root', async () => {
+    const target = Number(await rpc(producer.url, 'eth_blockNumber')) + 2;
+    const deadline = Date.now() + 60_000;
+    let head = 0;
+    while (Date.now() < deadline) {
+      head = Number(await rpc(follower.url, 'eth_blockNumber'));
+      if (head >= target) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(head).toBeGreaterThanOrEqual(target);
+    const tag = '0x' + target.toString(16);
+    const ours = (await rpc(follower.url, 'eth_getBlockByNumber', [tag, false])) as { hash: string; stateRoot: string };
+    const theirs = (await rpc(producer.url, 'eth_getBlockByNumber', [tag, false])) as { hash: string; stateRoot: string };
+    expect(ours.hash).toBe(theirs.hash);
+    expect(ours.stateRoot).toBe(theirs.stateRoot);
+  }, 90_000);
+
+  it('behavior: a transaction sent to the follower is forwarded to the producer and mined', async () => {
+    // Dev account 2 sends to itself; signed offline with the well-known dev key through viem's account helper.
+    const { privateKeyToAccount } = await import('viem/accounts');
+    const account = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+    const raw = await account.signTransaction({ chainId: 1337, type: 'eip1559', to: account.address, value: 1n, nonce: 0, gas: 21000n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n });
+    const hash = (await rpc(follower.url, 'eth_sendRawTransaction', [raw])) as string;
+    const deadline = Date.now() + 60_000;
+    let receipt: { status: string } | null = null;
+    while (Date.now() < deadline && !receipt) {
+      receipt = (await rpc(follower.url, 'eth_getTransactionReceipt', [hash])) as { status: string } | null;
+      if (!receipt) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(receipt?.status).toBe('0x1');
+  }, 90_000);
+});
