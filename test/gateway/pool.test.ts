@@ -24,7 +24,15 @@ beforeAll(async () => {
     if (m === 'eth_sendRawTransaction') return { error: { code: -32000, message: 'already known' } };
     return { result: 'behind' };
   });
-  g = await startTestGateway(testConfig({ upstreams: [lead.url, behind.url], health: { intervalMs: 100, maxLagBlocks: 5 }, cache: { enabled: false } }));
+  g = await startTestGateway(
+    testConfig({
+      upstreams: [lead.url, behind.url],
+      health: { intervalMs: 100, maxLagBlocks: 5 },
+      cache: { enabled: false },
+      // Not a rate-limit test: a bucket that never runs dry, so a fast machine's burst is not refused (-32005).
+      tiers: { anonymous: { ratePerSec: 100_000, burst: 100_000 }, default: { ratePerSec: 100_000, burst: 100_000 } },
+    }),
+  );
 });
 afterAll(async () => {
   await g?.close();
