@@ -13,7 +13,7 @@ import type { Genesis } from '../chain/genesis/index.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import type { Logger } from '../log/types.ts';
 import { createMetrics, type XoneMetrics } from '../metrics/index.ts';
-import { createRpcServer, type RpcServer } from '../rpc/index.ts';
+import { createRpcServer, defaultRpcOptions, type RpcOptions, type RpcServer } from '../rpc/index.ts';
 import type { DevView } from '../rpc/interface.ts';
 import { Lifecycle } from '../runtime/lifecycle.ts';
 import { LoopLagProbe } from '../runtime/loopLag.ts';
@@ -59,6 +59,8 @@ export interface NodeOptions {
   ethstats?: string;
   /** `--peer URL` (repeatable): follow these xOne nodes (their RPC base URLs) instead of producing. */
   peers?: string[];
+  /** JSON-RPC limits beyond the defaults (gas cap, EVM timeout, batch limits, per-IP rate bucket). */
+  rpc?: Partial<RpcOptions>;
 }
 
 export interface NodeDeps {
@@ -155,11 +157,18 @@ export class XoneNode {
     // Created before the RPC server so the server can ask it whether to shed; started last, once the loop is built.
     const watchdog = options.watchdog === false ? undefined : new Watchdog();
     node.rpc = createRpcServer(
-      { host: options.http.host, port: options.http.port, dev: options.dev, clientVersion: CLIENT_IDENTITY, ...(options.http.corsOrigins ? { corsOrigins: options.http.corsOrigins } : {}) },
+      {
+        ...options.rpc,
+        host: options.http.host,
+        port: options.http.port,
+        dev: options.dev,
+        clientVersion: CLIENT_IDENTITY,
+        ...(options.http.corsOrigins ? { corsOrigins: options.http.corsOrigins } : {}),
+      },
       {
         chain: chainView,
         state: stateView,
-        exec: new StoreExecutionView(reader, config, { timeoutMs: 5_000 }),
+        exec: new StoreExecutionView(reader, config, { timeoutMs: options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs }),
         txpool,
         events,
         ...(options.dev ? { dev: node.devView() } : {}),

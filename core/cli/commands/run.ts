@@ -11,6 +11,7 @@ import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
 import { XoneNode } from '../../node/node.ts';
 import { loadSignerKey } from '../../node/keystore/index.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
+import type { RpcOptions } from '../../rpc/index.ts';
 
 interface RunFlags {
   dev?: boolean;
@@ -27,6 +28,12 @@ interface RunFlags {
   period?: string;
   verbosity: string;
   'debug.logslowblock'?: string;
+  'rpc.gascap'?: string;
+  'rpc.evmtimeout'?: string;
+  'rpc.batchRequestLimit'?: string;
+  'rpc.batchResponseMaxSize'?: string;
+  'http.ratelimit'?: string;
+  'http.ratelimit.burst'?: string;
   ethstats?: string;
 }
 
@@ -34,6 +41,29 @@ function port(text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--http.port must be 0..65535, got ${text}`);
   return n;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} must be a positive integer, got ${text}`);
+  return n;
+}
+
+/** The JSON-RPC limit flags (geth's names) as server options; unset flags keep the server's defaults. */
+function rpcLimits(flags: RunFlags): Partial<RpcOptions> {
+  const out: Partial<RpcOptions> = {};
+  if (flags['rpc.gascap'] !== undefined) out.gasCap = BigInt(positiveInt(flags['rpc.gascap'], '--rpc.gascap'));
+  if (flags['rpc.evmtimeout'] !== undefined) out.evmTimeoutMs = positiveInt(flags['rpc.evmtimeout'], '--rpc.evmtimeout');
+  if (flags['rpc.batchRequestLimit'] !== undefined) out.batchLimit = positiveInt(flags['rpc.batchRequestLimit'], '--rpc.batch-request-limit');
+  if (flags['rpc.batchResponseMaxSize'] !== undefined) {
+    out.batchResponseMaxBytes = positiveInt(flags['rpc.batchResponseMaxSize'], '--rpc.batch-response-max-size');
+  }
+  if (flags['http.ratelimit'] !== undefined) {
+    const rate = positiveInt(flags['http.ratelimit'], '--http.ratelimit');
+    const burst = flags['http.ratelimit.burst'] !== undefined ? positiveInt(flags['http.ratelimit.burst'], '--http.ratelimit.burst') : 2 * rate;
+    out.rateLimit = { ratePerSecond: rate, burst };
+  }
+  return out;
 }
 
 function nonNegative(text: string, flag: string): number {
@@ -58,6 +88,12 @@ export function registerRun(program: Command): void {
     .option('--http.corsdomain <origins>', 'comma-separated CORS origins (* for any)')
     .option('--batch <n>', 'group-commit batch: 0 producer, 1-128 follower (default 0 with --mine, else 128)')
     .option('--period <seconds>', 'dev chain block period (default 2)')
+    .option('--rpc.gascap <gas>', 'gas cap of eth_call / eth_estimateGas (default 50000000)')
+    .option('--rpc.evmtimeout <ms>', 'timeout of eth_call / eth_estimateGas in ms (default 5000)')
+    .option('--rpc.batch-request-limit <n>', 'most calls in one JSON-RPC batch (default 1000)')
+    .option('--rpc.batch-response-max-size <bytes>', 'most bytes of results in one batch (default 25000000)')
+    .option('--http.ratelimit <perSecond>', 'per-client-IP token bucket: calls per second (off by default; loopback exempt)')
+    .option('--http.ratelimit.burst <n>', 'bucket size of --http.ratelimit (default 2x the rate)')
     .option('--debug.logslowblock <ms>', 'log a "Slow block" JSON line for each block whose import took at least ms (0 = every block)')
     .option('--ethstats <name:secret@host:port>', 'report to an ethstats server (geth protocol; host may carry ws:// or wss://)')
     .option('--verbosity <level>', 'log level: trace, debug, info, warn, error', 'info')
@@ -96,6 +132,7 @@ export function registerRun(program: Command): void {
             ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
           },
           ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
+          rpc: rpcLimits(flags),
           ...(flags['debug.logslowblock'] !== undefined ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') } : {}),
           ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
         },
