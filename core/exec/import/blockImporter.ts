@@ -177,9 +177,14 @@ export class BlockImporter {
   /**
    * Validates, executes and commits `block` on top of the head; throws BlockInvalidError with the reason.
    * `senders`, when given, are the block's recovered senders (a caller that recovers the next block while this one
-   * executes passes the pending result); otherwise they are recovered here.
+   * executes passes the pending result); otherwise they are recovered here. `alsoWrite` runs inside the block's own
+   * savepoint after the state rows, so what it writes commits or rolls back with the block.
    */
-  async importBlock(block: Block, senders?: Promise<Uint8Array[]> | Uint8Array[]): Promise<ImportedBlock> {
+  async importBlock(
+    block: Block,
+    senders?: Promise<Uint8Array[]> | Uint8Array[],
+    alsoWrite?: (db: ChainStore['db'], hash: Uint8Array, senders: readonly Uint8Array[]) => void,
+  ): Promise<ImportedBlock> {
     const { config } = this.options;
     const header = block.header;
     const parent = this.head;
@@ -253,6 +258,7 @@ export class BlockImporter {
           this.state.commitBlock(number, root, changes, storageRoots, encoded);
           const keep = this.options.historyBlocks;
           if (keep !== undefined && number - keep > 0) pruneHistory(this.store.db, number - keep);
+          alsoWrite?.(this.store.db, hash, recovered);
         },
       );
       const t4 = performance.now();

@@ -7,7 +7,7 @@
 import { decodeBlock, type Block } from '../../chain/block/index.ts';
 import type { Genesis } from '../../chain/genesis/index.ts';
 import { ethereumHeaderCodec, type Header } from '../../chain/header/index.ts';
-import { decodeTransaction, recoverSender, type Transaction } from '../../chain/transaction/index.ts';
+import { decodeTransaction } from '../../chain/transaction/index.ts';
 import { CliqueEngine } from '../../consensus/clique/index.ts';
 import type { ConsensusEngine, HeaderReader } from '../../consensus/interface.ts';
 import { XoneError } from '../../errors.ts';
@@ -62,7 +62,6 @@ export class ChainService {
   private readonly engine: ConsensusEngine;
   private readonly signerAddress: Uint8Array | undefined;
   private readonly putSenders;
-  private pendingSenders: Uint8Array[] | undefined;
 
   private constructor(
     readonly store: ChainStore,
@@ -78,32 +77,25 @@ export class ChainService {
   static open(options: ChainServiceOptions, logger?: StoreLogger): ChainService {
     const store = ChainStore.open({ datadir: options.datadir, batch: options.batch }, { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) });
     try {
-      const ref: { service?: ChainService } = {};
-      ref.service = new ChainService(store, ChainService.openImporter(store, options, ref), options);
-      return ref.service;
+      return new ChainService(store, ChainService.openImporter(store, options), options);
     } catch (err) {
       store.close();
       throw err;
     }
   }
 
-  private static openImporter(store: ChainStore, options: ChainServiceOptions, ref: { service?: ChainService }): BlockImporter {
+  private static openImporter(store: ChainStore, options: ChainServiceOptions): BlockImporter {
     return BlockImporter.open(
       store,
       { header: options.genesis.genesisHeader, alloc: options.genesis.alloc },
-      {
-        config: options.genesis.config,
-        historyBlocks: options.historyBlocks,
-        // Capture the senders the importer recovers so they are stored with the block.
-        recoverSenders: (txs) => ref.service?.recoverAndKeep(txs) ?? txs.map((tx) => recoverSender(tx)),
-      },
+      { config: options.genesis.config, historyBlocks: options.historyBlocks },
     );
   }
 
   /** Unwinds the canonical chain and its state to block `number` (reorgs, and the dev chain's evm_revert). */
   unwindTo(number: bigint): void {
     this.store.unwind(Number(number), (db) => unwindState(db, Number(number)));
-    this.importer = ChainService.openImporter(this.store, this.options, { service: this });
+    this.importer = ChainService.openImporter(this.store, this.options);
   }
 
   head(): { number: bigint; hash: Uint8Array; header: Header } {
@@ -139,9 +131,8 @@ export class ChainService {
       header = this.engine.seal(header, this.options.signerKey);
     }
     const block: Block = { ...built.block, header };
-    this.pendingSenders = built.senders;
-    const imported = await this.importer.importBlock(block);
-    this.storeSenders(imported.hash, built.senders);
+    // The pool's senders go in as they are (never recovered again) and are stored in the block's own savepoint.
+    const imported = await this.importer.importBlock(block, built.senders, this.writeSenders);
     return { head: this.update(imported, header, block, true), dropped: built.dropped.map((t) => t.hash) };
   }
 
@@ -156,8 +147,7 @@ export class ChainService {
       const block = decodeBlock(rlp);
       const parent = this.importer.headInfo;
       if (this.options.verifySeals ?? this.engine.name === 'clique') this.engine.verifyHeader(block.header, parent.header, this.headerReader());
-      const imported = await this.importer.importBlock(block);
-      this.storeSenders(imported.hash, this.pendingSenders ?? []);
+      const imported = await this.importer.importBlock(block, undefined, this.writeSenders);
       out.push(this.update(imported, block.header, block, this.store.batch === 0));
     }
     return out;
@@ -172,29 +162,10 @@ export class ChainService {
     this.store.close();
   }
 
-  private recoverAndKeep(txs: readonly Transaction[]): Uint8Array[] {
-    if (this.pendingSenders && this.pendingSenders.length === txs.length) return this.pendingSenders;
-    this.pendingSenders = txs.map((tx) => recoverSender(tx));
-    return this.pendingSenders;
-  }
-
-  private storeSenders(hash: Uint8Array, senders: readonly Uint8Array[]): void {
-    this.pendingSenders = undefined;
-    if (senders.length === 0) return;
-    // Outside the block's own transaction: a crash in between only costs a recovery when the block is served.
-    if (this.store.batch === 0) {
-      this.store.db.exec('BEGIN IMMEDIATE');
-      try {
-        this.putSenders.run(hash, concatBytes(...senders));
-        this.store.db.exec('COMMIT');
-      } catch (err) {
-        this.store.db.exec('ROLLBACK');
-        throw err;
-      }
-    } else {
-      this.putSenders.run(hash, concatBytes(...senders));
-    }
-  }
+  /** Runs inside the block's savepoint (importBlock's `alsoWrite`): senders commit with the block, no extra flush. */
+  private readonly writeSenders = (_db: unknown, hash: Uint8Array, senders: readonly Uint8Array[]): void => {
+    if (senders.length > 0) this.putSenders.run(hash, concatBytes(...senders));
+  };
 
   private update(imported: ImportedBlock, header: Header, block: Block, durable: boolean): HeadUpdate {
     return {
