@@ -32,6 +32,7 @@ import { headerData } from './rpc/convert.ts';
 import { ChainEvents } from './rpc/events.ts';
 import { StoreExecutionView } from './rpc/execView.ts';
 import { StoreStateView } from './rpc/stateView.ts';
+import { pendingBlockContext, poolStateAt } from './rpc/poolContext.ts';
 import { NodeTxPoolView } from './rpc/txPoolView.ts';
 import { ethereumHeaderCodec, headerHash } from '../chain/header/index.ts';
 import type { Follower, StoreServingSource } from '../sync/index.ts';
@@ -113,24 +114,8 @@ export class XoneNode {
       // queue: a client firing 100 sends at once delivers them out of nonce order (test/e2e), past geth's 64.
       options.dev ? { globalSlots: 100_000, globalQueue: 10_000, accountQueue: 10_000 } : {},
       {
-        state: () => {
-          const s = headState();
-          return { nonce: (a) => s.getAccount(a)?.nonce ?? 0n, balance: (a) => s.getAccount(a)?.balance ?? 0n };
-        },
-        context: () => {
-          const parent = headRef().header;
-          const now = BigInt(Math.floor(Date.now() / 1000));
-          const next = parent.number + 1n;
-          const ts = now > parent.timestamp ? now : parent.timestamp + 1n;
-          const fork = forkAt(config, Number(next), Number(ts));
-          const parentFork = forkAt(config, Number(parent.number), Number(parent.timestamp));
-          return {
-            fork,
-            chainId: config.chainId,
-            baseFee: isForkActive(fork, 'London') ? expectedBaseFee(parent, parentFork) : undefined,
-            blockGasLimit: parent.gasLimit,
-          };
-        },
+        state: () => poolStateAt(reader, headRef().header.number),
+        context: () => pendingBlockContext(config, headRef().header, BigInt(Math.floor(Date.now() / 1000))),
       },
     );
     const events = new ChainEvents();
