@@ -7,7 +7,7 @@
 import { Account, Address } from '@ethereumjs/util';
 import { isForkActive } from '../chain/forks.ts';
 import { EMPTY_ACCOUNT, hasCode, type AccountState } from '../state/account.ts';
-import { credit } from './fees.ts';
+import { credit, creditByKey } from './fees.ts';
 import type { JournaledState } from '../state/journaledState.ts';
 import { keyOf } from '../state/keys.ts';
 import { TxInvalidError } from './errors.ts';
@@ -59,6 +59,7 @@ function validate(
   env: BlockEnv,
   tx: ExecTx,
   sender: Uint8Array,
+  senderKey: string,
   gasAvailable: bigint,
   opts: ApplyTxOptions,
 ): bigint {
@@ -99,7 +100,7 @@ function validate(
       });
     }
   }
-  const account = state.getAccount(sender) ?? EMPTY_ACCOUNT;
+  const account = state.accountByKey(senderKey, sender) ?? EMPTY_ACCOUNT;
   if (opts.skipNonce !== true && hasCode(account)) throw invalid('TX_SENDER_NOT_EOA', `sender 0x${keyOf(sender)} has code (EIP-3607)`);
   if (opts.skipNonce !== true && account.nonce !== tx.nonce) {
     throw invalid('TX_NONCE_MISMATCH', `nonce: expected ${account.nonce}, got ${tx.nonce} (sender 0x${keyOf(sender)})`, {
@@ -137,10 +138,12 @@ export async function applyTransaction(
   gasAvailable: bigint,
   opts: ApplyTxOptions = {},
 ): Promise<AppliedTx> {
+  // Map keys derived once per transaction (each costs a hex encoding and a fresh string hash).
+  const senderKey = keyOf(sender);
   state.checkpoint();
   let intrinsic: bigint;
   try {
-    intrinsic = validate(state, env, tx, sender, gasAvailable, opts);
+    intrinsic = validate(state, env, tx, sender, senderKey, gasAvailable, opts);
   } catch (err) {
     state.revert();
     throw err;
@@ -150,11 +153,36 @@ export async function applyTransaction(
   // Never negative: a valid transaction pays at least the base fee; only zero-fee calls price below it.
   const minerPrice = env.baseFee === undefined || price < env.baseFee ? (env.baseFee === undefined ? price : 0n) : price - env.baseFee;
   const to = tx.to;
-  if (to !== undefined && opts.noFastPath !== true && opts.reportAccessList !== true && !host.precompiles.has(keyOf(to))) {
-    const target = state.getAccount(to);
-    if (target === undefined || !hasCode(target)) return transfer(state, env, tx, sender, to, intrinsic, price, minerPrice);
+  if (to !== undefined && opts.noFastPath !== true && opts.reportAccessList !== true) {
+    const toKey = keyOf(to);
+    if (!host.precompiles.has(toKey)) {
+      const target = state.accountByKey(toKey, to);
+      if (target === null || !hasCode(target))
+        return transfer(state, env, tx, { sender, senderKey, to, toKey, target }, intrinsic, price, minerPrice);
+    }
   }
   return runEvm(host, block, state, env, tx, sender, intrinsic, price, minerPrice, opts);
+}
+
+/** The two parties of a fast-path transfer with their map keys, and the recipient as read before the transfer. */
+interface TransferParties {
+  sender: Uint8Array;
+  senderKey: string;
+  to: Uint8Array;
+  toKey: string;
+  target: AccountState | null;
+}
+
+/** Map key of each block's coinbase, derived once per block environment instead of once per transaction. */
+const coinbaseKeys = new WeakMap<BlockEnv, string>();
+
+function coinbaseKeyOf(env: BlockEnv): string {
+  let key = coinbaseKeys.get(env);
+  if (key === undefined) {
+    key = keyOf(env.coinbase);
+    coinbaseKeys.set(env, key);
+  }
+  return key;
 }
 
 /** Fast path: a value transfer to an account without code needs no EVM (gas used = intrinsic gas). */
@@ -162,23 +190,27 @@ function transfer(
   state: JournaledState,
   env: BlockEnv,
   tx: ExecTx,
-  sender: Uint8Array,
-  to: Uint8Array,
+  p: TransferParties,
   intrinsic: bigint,
   price: bigint,
   minerPrice: bigint,
 ): AppliedTx {
-  const from = state.getAccount(sender) ?? EMPTY_ACCOUNT;
-  state.putAccount(sender, { ...from, nonce: from.nonce + 1n, balance: from.balance - tx.value - intrinsic * price });
+  const from = state.accountByKey(p.senderKey, p.sender) ?? EMPTY_ACCOUNT;
+  state.setAccountByKey(p.senderKey, { ...from, nonce: from.nonce + 1n, balance: from.balance - tx.value - intrinsic * price });
   if (tx.value > 0n || !isForkActive(env.fork, 'SpuriousDragon')) {
-    const target = state.getAccount(to) ?? EMPTY_ACCOUNT;
-    state.putAccount(to, { ...target, balance: target.balance + tx.value });
+    // Re-read: the recipient may be the sender itself.
+    const target = p.toKey === p.senderKey ? state.accountByKey(p.toKey, p.to) : p.target;
+    state.setAccountByKey(p.toKey, { ...(target ?? EMPTY_ACCOUNT), balance: (target?.balance ?? 0n) + tx.value });
   } else {
-    credit(state, env, to, 0n);
+    credit(state, env, p.to, 0n);
   }
-  credit(state, env, env.coinbase, intrinsic * minerPrice);
-  return { status: 1, gasUsed: intrinsic, logs: [], returnValue: new Uint8Array(0), effectiveGasPrice: price, fastPath: true };
+  creditByKey(state, env, coinbaseKeyOf(env), env.coinbase, intrinsic * minerPrice);
+  return { status: 1, gasUsed: intrinsic, logs: NO_LOGS, returnValue: EMPTY_RETURN, effectiveGasPrice: price, fastPath: true };
 }
+
+/** Shared results of every fast-path transfer (never mutated: receipts and results only read them). */
+const NO_LOGS: Log[] = [];
+const EMPTY_RETURN = new Uint8Array(0);
 
 async function runEvm(
   host: EvmHost,

@@ -18,6 +18,16 @@ export function credit(state: JournaledState, env: Pick<BlockEnv, 'fork'>, addre
   state.putAccount(address, next);
 }
 
+/** `credit` for a caller that already holds the address's map key (`keyOf(address)`): the transfer fast path. */
+export function creditByKey(state: JournaledState, env: Pick<BlockEnv, 'fork'>, key: string, address: Uint8Array, amount: bigint): void {
+  const account = state.accountByKey(key, address);
+  if (amount === 0n || account === null) {
+    credit(state, env, address, amount);
+    return;
+  }
+  state.setAccountByKey(key, { ...account, balance: account.balance + amount });
+}
+
 /** Touches the coinbase with a zero credit (geth's state-test runner does this after every transaction). */
 export function creditZero(state: JournaledState, env: Pick<BlockEnv, 'fork' | 'coinbase'>): void {
   credit(state, env, env.coinbase, 0n);

@@ -9,6 +9,11 @@ import type { AccountState } from './account.ts';
 export interface StateReader {
   /** The account at `address` (20 bytes), or undefined when absent. */
   getAccount(address: Uint8Array): AccountState | undefined;
+  /**
+   * Optional fast path of `getAccount` for a caller that already holds the address's map key (`keyOf(address)`):
+   * the hot loop of block execution derives each key once per transaction instead of once per read.
+   */
+  getAccountByKey?(key: string, address: Uint8Array): AccountState | undefined;
   /** The storage value (minimal bytes, empty = zero) of `slot` (32 bytes) under `address`. */
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array;
   /** Code by its keccak256 hash, or undefined when unknown. */

@@ -45,7 +45,8 @@ export class JournaledState {
   accountByKey(key: string, address?: Uint8Array): AccountState | null {
     const cached = this.accounts.get(key);
     if (cached !== undefined) return cached;
-    const loaded = this.reader.getAccount(address ?? Buffer.from(key, 'hex')) ?? null;
+    const bytes = address ?? Buffer.from(key, 'hex');
+    const loaded = (this.reader.getAccountByKey ? this.reader.getAccountByKey(key, bytes) : this.reader.getAccount(bytes)) ?? null;
     this.accounts.set(key, loaded);
     return loaded;
   }
@@ -57,13 +58,20 @@ export class JournaledState {
     if (account === null) this.clearStorageByKey(key);
   }
 
-  private setAccountByKey(key: string, account: AccountState | null): void {
-    const had = this.accounts.has(key);
-    const prev = this.accounts.get(key);
-    this.journal.push(() => {
-      if (had) this.accounts.set(key, prev as AccountState | null);
-      else this.accounts.delete(key);
-    });
+  /**
+   * Writes an account by its map key (the caller already holds `keyOf(address)`). Unlike `putAccount(address, null)`,
+   * deleting here does not wipe storage: only for callers that know the account holds none (the transfer fast path).
+   */
+  setAccountByKey(key: string, account: AccountState | null): void {
+    // Between transactions (no checkpoint open) nothing can be reverted, so no undo entry is needed.
+    if (this.checkpoints.length !== 0) {
+      const had = this.accounts.has(key);
+      const prev = this.accounts.get(key);
+      this.journal.push(() => {
+        if (had) this.accounts.set(key, prev as AccountState | null);
+        else this.accounts.delete(key);
+      });
+    }
     this.accounts.set(key, account);
     this.dirtyAccounts.add(key);
   }

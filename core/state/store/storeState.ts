@@ -34,7 +34,7 @@ export class StoreState implements StateBackend {
   private readonly accountRows: ChunkedInsert;
   private readonly accountChangeRows: ChunkedInsert;
   private readonly s: {
-    account: Stmt<[Uint8Array], { account: Uint8Array }>;
+    account: Stmt<[Uint8Array], Uint8Array>;
     storage: Stmt<[Uint8Array, Uint8Array], { value: Uint8Array }>;
     code: Stmt<[Uint8Array], { code: Uint8Array }>;
     delAccount: Stmt<[Uint8Array]>;
@@ -52,7 +52,8 @@ export class StoreState implements StateBackend {
     this.accountRows = new ChunkedInsert(db, 'INSERT OR REPLACE INTO state_accounts (address, account)', 2);
     this.accountChangeRows = new ChunkedInsert(db, 'INSERT OR IGNORE INTO state_account_changes (address, number, prev)', 3);
     this.s = {
-      account: db.prepare('SELECT account FROM state_accounts WHERE address = ?'),
+      // pluck: the bare column value, no row object per read (one read per account first touched in a batch).
+      account: db.prepare<[Uint8Array], Uint8Array>('SELECT account FROM state_accounts WHERE address = ?').pluck(),
       storage: db.prepare('SELECT value FROM state_storage WHERE address = ? AND slot = ?'),
       code: db.prepare('SELECT code FROM state_code WHERE hash = ?'),
       delAccount: db.prepare('DELETE FROM state_accounts WHERE address = ?'),
@@ -70,11 +71,15 @@ export class StoreState implements StateBackend {
     return this.cachedAccount(address, keyOf(address))?.account;
   }
 
+  getAccountByKey(key: string, address: Uint8Array): AccountState | undefined {
+    return this.cachedAccount(address, key)?.account;
+  }
+
   private cachedAccount(address: Uint8Array, key: string): CachedAccount {
     const hit = this.accounts.get(key);
     if (hit !== undefined) return hit;
     const row = this.s.account.get(address);
-    const entry: CachedAccount = row === undefined ? null : { account: decodeAccount(row.account), rlp: new Uint8Array(row.account) };
+    const entry: CachedAccount = row === undefined ? null : { account: decodeAccount(row), rlp: new Uint8Array(row) };
     this.remember(key, entry);
     return entry;
   }
@@ -166,11 +171,7 @@ export class StoreState implements StateBackend {
    * Makes `changes` current (no change set): genesis, and the second half of `commitBlock`. `encoded`, when given, is
    * the root computation's account records and RLPs (`RootUpdate.encoded`), stored as they are.
    */
-  applyChanges(
-    changes: StateChanges,
-    storageRoots: ReadonlyMap<string, Uint8Array>,
-    encoded?: ReadonlyMap<string, EncodedAccount>,
-  ): void {
+  applyChanges(changes: StateChanges, storageRoots: ReadonlyMap<string, Uint8Array>, encoded?: ReadonlyMap<string, EncodedAccount>): void {
     for (const addrKey of changes.storageCleared) {
       this.s.clearStorage.run(bytesOfKey(addrKey));
       this.slotCount -= this.slots.get(addrKey)?.size ?? 0;
