@@ -8,6 +8,7 @@ import { Address } from '@ethereumjs/util';
 import type { Fork } from '../chain/forks.ts';
 import type { JournaledState } from '../state/journaledState.ts';
 import { commonFor } from './hardfork.ts';
+import { enableFastInterpreter } from './evm/fastInterpreter.ts';
 import { EvmStateManager } from './evmStateManager.ts';
 import type { BlockEnv } from './types.ts';
 
@@ -44,6 +45,7 @@ export class EvmHost {
       shallowCopy: () => blockchain,
     };
     this.evm = new EVM({ common: commonFor(chainId, fork), stateManager: this.stateManager, blockchain, bn254: new NobleBN254() });
+    enableFastInterpreter(this.evm);
     this.precompiles = new Set(this.evm.precompiles.keys());
   }
 
