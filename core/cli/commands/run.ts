@@ -12,6 +12,7 @@ import { XoneNode } from '../../node/node.ts';
 import { loadSignerKey } from '../../node/keystore/index.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import type { RpcOptions } from '../../rpc/index.ts';
+import { RUNTIME_KIND } from '../runtimeKind.ts';
 
 interface RunFlags {
   dev?: boolean;
@@ -141,7 +142,7 @@ export function registerRun(program: Command): void {
       node.lifecycle.handleSignals();
       if (flags.dev) printDevBanner(node.url, accounts);
       if (flags.peer.length) logger.info('following', { peers: flags.peer });
-      logger.info('node started', { rpc: node.url, head: Number(node.headNumber), datadir, mine });
+      logger.info('node started', { rpc: node.url, head: Number(node.headNumber), datadir, mine, runtime: RUNTIME_KIND });
     });
 }
 
