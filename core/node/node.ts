@@ -14,7 +14,7 @@ import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import type { Logger } from '../log/types.ts';
 import { createMetrics, type XoneMetrics } from '../metrics/index.ts';
 import { createRpcServer, defaultRpcOptions, type RpcOptions, type RpcServer } from '../rpc/index.ts';
-import type { DevView } from '../rpc/interface.ts';
+import type { DevStateEdit, DevView } from '../rpc/interface.ts';
 import { Lifecycle } from '../runtime/lifecycle.ts';
 import { LoopLagProbe } from '../runtime/loopLag.ts';
 import { Watchdog } from '../runtime/watchdog/index.ts';
@@ -215,8 +215,11 @@ export class XoneNode {
     return this.head.header.number;
   }
 
-  /** Seals and commits one block from the pool, then announces it (producer only). */
-  async produceBlock(timestamp?: bigint): Promise<void> {
+  /**
+   * Seals and commits one block from the pool, then announces it (producer only). With `devEdits` (dev chain) the block
+   * carries those state edits and no transactions, so manual mining keeps its pending transactions pending.
+   */
+  async produceBlock(timestamp?: bigint, devEdits?: DevStateEdit[]): Promise<void> {
     const parent = this.head.header;
     const config = this.options.genesis.config;
     const period = BigInt(config.clique?.period ?? 0);
@@ -225,9 +228,9 @@ export class XoneNode {
     if (ts < parent.timestamp + (period > 0n ? period : 1n)) ts = parent.timestamp + (period > 0n ? period : 1n);
     const next = forkAt(config, Number(parent.number + 1n), Number(ts));
     const baseFee = isForkActive(next, 'London') ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))) : undefined;
-    const picked = this.pool.selectForBlock(baseFee, parent.gasLimit);
+    const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
     const started = performance.now();
-    const result = await this.chain.produce({ txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })), timestamp: ts });
+    const result = await this.chain.produce({ txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })), timestamp: ts, ...(devEdits ? { devEdits } : {}) });
     for (const hash of result.dropped) this.pool.remove(hash);
     this.adopt(result.head);
     const m = this.deps.metrics;
@@ -336,8 +339,12 @@ export class XoneNode {
         this.timeOffset += seconds;
         return this.timeOffset;
       },
-      setBalance: () => {
-        throw new Error('anvil_setBalance is not supported yet: state edits outside a block would break the state root chain');
+      // Sealed into a block of its own right away (docs/decisions/0023-dev-state-edits.md), after queued chain work.
+      editState: async (edit) => {
+        if (!this.producer) throw new Error('not mining');
+        let failure: unknown;
+        await this.producer.enqueue(() => this.produceBlock(undefined, [edit]).catch((err: unknown) => void (failure = err)));
+        if (failure !== undefined) throw failure;
       },
     };
   }

@@ -165,7 +165,18 @@ export interface DevView {
   revert(id: bigint): MaybePromise<boolean>;
   /** Adds seconds to the next block timestamps; returns the total offset. */
   increaseTime(seconds: bigint): MaybePromise<bigint>;
-  setBalance(address: Uint8Array, value: bigint): MaybePromise<void>;
+  /** anvil_setBalance / setNonce / setCode / setStorageAt: visible at 'latest' once the promise resolves. */
+  editState(edit: DevStateEdit): MaybePromise<void>;
+}
+
+/** One account's dev-mode state edit; fields left out keep their values. Plain data (crosses to the chain thread). */
+export interface DevStateEdit {
+  address: Uint8Array;
+  balance?: bigint;
+  nonce?: bigint;
+  code?: Uint8Array;
+  /** [slot (32 bytes), value (32 bytes)] pairs. */
+  storage?: Array<[Uint8Array, Uint8Array]>;
 }
 
 /** Receives chain events; the node calls it after a block is durable (never before). */

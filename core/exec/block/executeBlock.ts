@@ -31,6 +31,8 @@ export interface ExecuteBlockContext {
   blockHash(number: bigint): Uint8Array | undefined;
   /** Skip the EVM for plain transfers (default true). */
   fastPath?: boolean;
+  /** Writes applied to the block's working state before its transactions (the dev chain's anvil_set* edits). */
+  preState?: (state: JournaledState) => void;
 }
 
 /** What executing a block produced. */
@@ -73,6 +75,7 @@ export async function executeBlock(block: Block, senders: readonly Uint8Array[],
 export async function runBlock(block: Block, senders: readonly Uint8Array[], ctx: ExecuteBlockContext): Promise<BlockExecution> {
   const env = blockEnvOf(block, ctx);
   const state = new JournaledState(ctx.state);
+  ctx.preState?.(state);
   const host = ctx.hosts.get(env.chainId, ctx.fork, state);
   const evmBlock = host.bind(state, env);
   const receipts: Receipt[] = [];

@@ -24,7 +24,7 @@ import { StateRootComputer } from '../../state/stateRoot.ts';
 import type { ChainStore, LogIndexEntry } from '../../store/index.ts';
 import { BlockInvalidError, mismatch } from '../errors.ts';
 import { EvmHostCache } from '../evmHost.ts';
-import { executeBlock } from '../block/executeBlock.ts';
+import { executeBlock, type ExecuteBlockContext } from '../block/executeBlock.ts';
 import { validateHeader, type ParentInfo } from '../header/validateHeader.ts';
 import { validateOmmers, type Ancestor } from '../header/validateOmmers.ts';
 
@@ -178,12 +178,14 @@ export class BlockImporter {
    * Validates, executes and commits `block` on top of the head; throws BlockInvalidError with the reason.
    * `senders`, when given, are the block's recovered senders (a caller that recovers the next block while this one
    * executes passes the pending result); otherwise they are recovered here. `alsoWrite` runs inside the block's own
-   * savepoint after the state rows, so what it writes commits or rolls back with the block.
+   * savepoint after the state rows, so what it writes commits or rolls back with the block. `preState` writes to the
+   * block's working state before its transactions (the dev producer's state edits; see executeBlock).
    */
   async importBlock(
     block: Block,
     senders?: Promise<Uint8Array[]> | Uint8Array[],
     alsoWrite?: (db: ChainStore['db'], hash: Uint8Array, senders: readonly Uint8Array[]) => void,
+    preState?: ExecuteBlockContext['preState'],
   ): Promise<ImportedBlock> {
     const { config } = this.options;
     const header = block.header;
@@ -229,6 +231,7 @@ export class BlockImporter {
         fork,
         blockHash: (n) => (n === parent.header.number ? parent.hash : this.store.getCanonicalHash(Number(n))),
         fastPath: this.options.fastPath,
+        ...(preState ? { preState } : {}),
       });
       const t2 = performance.now();
       const c2 = cpuNow();

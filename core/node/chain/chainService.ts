@@ -20,6 +20,8 @@ import { ChainStore, type Durability, type StoreLogger } from '../../store/index
 import { buildBlock } from '../produce/buildBlock.ts';
 import { unwindState } from '../../state/store/history.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
+import { applyDevEdits, type DevStateEdit } from '../dev/stateEdits.ts';
+import type { JournaledState } from '../../state/journaledState.ts';
 
 export interface ChainServiceOptions {
   datadir: string;
@@ -49,6 +51,8 @@ export interface ProduceRequest {
   /** Raw transactions in block order, each with its sender already recovered by the pool. */
   txs: { raw: Uint8Array; sender: Uint8Array }[];
   timestamp: bigint;
+  /** Dev chain only: state edits (anvil_setBalance and kin) applied before the transactions, sealed into this block. */
+  devEdits?: DevStateEdit[];
 }
 
 export interface ProduceResult {
@@ -118,7 +122,10 @@ export class ChainService {
     if (this.store.durability().kind !== 'Durable') throw new XoneError('NODE_NOT_DURABLE', 'refusing to sign while the store is not durable');
     const parent = this.importer.headInfo;
     const candidates = request.txs.map((t) => ({ tx: decodeTransaction(t.raw), sender: t.sender }));
+    const edits = request.devEdits;
+    const preState = edits?.length ? (state: JournaledState) => applyDevEdits(state, edits) : undefined;
     const built = await buildBlock(candidates, request.timestamp, {
+      ...(preState ? { preState } : {}),
       config: this.options.genesis.config,
       parent,
       state: this.importer.state,
@@ -132,7 +139,7 @@ export class ChainService {
     }
     const block: Block = { ...built.block, header };
     // The pool's senders go in as they are (never recovered again) and are stored in the block's own savepoint.
-    const imported = await this.importer.importBlock(block, built.senders, this.writeSenders);
+    const imported = await this.importer.importBlock(block, built.senders, this.writeSenders, preState);
     return { head: this.update(imported, header, block, true), dropped: built.dropped.map((t) => t.hash) };
   }
 

@@ -13,7 +13,7 @@ import { receiptsRoot } from '../../chain/receipt/index.ts';
 import type { Transaction } from '../../chain/transaction/index.ts';
 import { BlockInvalidError } from '../../exec/errors.ts';
 import type { EvmHostCache } from '../../exec/evmHost.ts';
-import { runBlock } from '../../exec/block/executeBlock.ts';
+import { runBlock, type ExecuteBlockContext } from '../../exec/block/executeBlock.ts';
 import { expectedBaseFee } from '../../exec/header/baseFee.ts';
 import type { ParentInfo } from '../../exec/header/validateHeader.ts';
 import { StateRootComputer } from '../../state/stateRoot.ts';
@@ -30,6 +30,8 @@ export interface BuildContext {
   state: StoreState;
   hosts: EvmHostCache;
   blockHash(number: bigint): Uint8Array | undefined;
+  /** Dev-only writes before the transactions (ExecuteBlockContext.preState); the importer must apply the same. */
+  preState?: ExecuteBlockContext['preState'];
 }
 
 export interface BuiltBlock {
@@ -71,7 +73,7 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
     const senders = included.map((c) => c.sender);
     let exec;
     try {
-      exec = await runBlock(block, senders, { hosts: ctx.hosts, state: ctx.state, config: ctx.config, fork, blockHash: ctx.blockHash });
+      exec = await runBlock(block, senders, { hosts: ctx.hosts, state: ctx.state, config: ctx.config, fork, blockHash: ctx.blockHash, ...(ctx.preState ? { preState: ctx.preState } : {}) });
     } catch (err) {
       const index = err instanceof BlockInvalidError ? (err.meta.txIndex as number | undefined) : undefined;
       if (index === undefined) throw err;

@@ -1,9 +1,10 @@
 /**
  * Test-node methods that anvil and Hardhat users script against, present only in dev mode with a DevView; on any
  * other network they do not exist (-32601). Shapes follow anvil: evm_snapshot returns a quantity id, evm_revert a
- * boolean, evm_increaseTime the total time offset as a quantity.
+ * boolean, evm_increaseTime the total time offset as a quantity. The anvil_set* state edits (hardhat_set* aliases)
+ * return true as Hardhat's do (anvil returns null; no client reads it) once the edit is visible at 'latest'.
  */
-import { address, bool, optional, quantity, required } from '../params.ts';
+import { address, bool, data, optional, quantity, required, storageKey, uint64 } from '../params.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { ParamError, jsonKind } from '../params.ts';
@@ -16,11 +17,32 @@ function numberish(v: unknown): bigint {
   throw new ParamError(`cannot decode ${jsonKind(v)} as a number`);
 }
 
+/** A 32-byte storage word: anvil and Hardhat take a full word; a shorter DATA is left-padded like a quantity. */
+function storageWord(v: unknown): Uint8Array {
+  const bytes = data(v);
+  if (bytes.length > 32) throw new ParamError(`storage value has ${bytes.length} bytes, want at most 32`);
+  const out = new Uint8Array(32);
+  out.set(bytes, 32 - bytes.length);
+  return out;
+}
+
 export function devMethods(s: RpcServices): MethodTable {
   const dev = s.deps.dev;
   if (!s.options.dev || !dev) return {};
-  const setBalance = method([required(address), required(quantity)] as const, async ([a, v]) => {
-    await dev.setBalance(a, v);
+  const setBalance = method([required(address), required(quantity)] as const, async ([a, balance]) => {
+    await dev.editState({ address: a, balance });
+    return true;
+  });
+  const setNonce = method([required(address), required(uint64)] as const, async ([a, nonce]) => {
+    await dev.editState({ address: a, nonce });
+    return true;
+  });
+  const setCode = method([required(address), required(data)] as const, async ([a, code]) => {
+    await dev.editState({ address: a, code });
+    return true;
+  });
+  const setStorageAt = method([required(address), required(storageKey), required(storageWord)] as const, async ([a, slot, value]) => {
+    await dev.editState({ address: a, storage: [[slot, value]] });
     return true;
   });
   return {
@@ -41,5 +63,11 @@ export function devMethods(s: RpcServices): MethodTable {
     evm_increaseTime: method([required(numberish)] as const, async ([secs]) => toQuantity(await dev.increaseTime(secs))),
     anvil_setBalance: setBalance,
     hardhat_setBalance: setBalance,
+    anvil_setNonce: setNonce,
+    hardhat_setNonce: setNonce,
+    anvil_setCode: setCode,
+    hardhat_setCode: setCode,
+    anvil_setStorageAt: setStorageAt,
+    hardhat_setStorageAt: setStorageAt,
   };
 }

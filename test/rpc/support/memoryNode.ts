@@ -209,7 +209,7 @@ export class MemoryNode implements ChainView, StateView, ExecutionView, TxPoolVi
   snapshot = () => BigInt(this.snapshots.push(this.blocks.length) - 1);
   revert = (id: bigint) => Number(id) < this.snapshots.length;
   increaseTime = (s: bigint) => (this.timeOffset += s);
-  setBalance = () => undefined;
+  editState = () => undefined;
 
   /** Produces a block from specs and announces it like the node would after it is durable. */
   async produce(specs: TxSpec[]): Promise<BuiltBlock> {
