@@ -5,12 +5,11 @@
  * genesis, 2 s blocks, 30 M gas. The genesis is built as geth-format JSON and goes through the same parser as any
  * other network's genesis.json.
  */
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { buildCliqueExtra } from '../../consensus/clique/extraData.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
 import { addressFromPrivateKey } from '../../primitives/secp256k1/index.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
+import { derivePrivateKeys, mnemonicSeed } from './hdKeys.ts';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 export const DEV_CHAIN_ID = 1337;
@@ -25,13 +24,12 @@ export interface DevAccount {
   privateKey: string;
 }
 
-/** Accounts m/44'/60'/0'/0/i of the dev mnemonic. */
+/** Accounts m/44'/60'/0'/0/i of the dev mnemonic (derived on node:crypto and native secp256k1: hdKeys.ts). */
 export function devAccounts(count = DEV_ACCOUNT_COUNT): DevAccount[] {
-  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(DEV_MNEMONIC));
-  return Array.from({ length: count }, (_, i) => {
-    const key = root.derive(`m/44'/60'/0'/0/${i}`).privateKey as Uint8Array;
-    return { address: toChecksumAddress(addressFromPrivateKey(key)), privateKey: bytesToHex(key) };
-  });
+  return derivePrivateKeys(mnemonicSeed(DEV_MNEMONIC), "m/44'/60'/0'/0", count).map((key) => ({
+    address: toChecksumAddress(addressFromPrivateKey(key)),
+    privateKey: bytesToHex(key),
+  }));
 }
 
 /** The dev chain's genesis.json (geth format) with `period` seconds between blocks. */
@@ -39,7 +37,21 @@ export function devGenesisJson(accounts: readonly DevAccount[] = devAccounts(), 
   const signer = Buffer.from(accounts[0].address.slice(2), 'hex');
   const alloc: Record<string, { balance: string }> = {};
   for (const a of accounts) alloc[a.address.slice(2).toLowerCase()] = { balance: '0x' + DEV_BALANCE.toString(16) };
-  const forks = ['homestead', 'eip150', 'eip155', 'eip158', 'byzantium', 'constantinople', 'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier'];
+  const forks = [
+    'homestead',
+    'eip150',
+    'eip155',
+    'eip158',
+    'byzantium',
+    'constantinople',
+    'petersburg',
+    'istanbul',
+    'muirGlacier',
+    'berlin',
+    'london',
+    'arrowGlacier',
+    'grayGlacier',
+  ];
   return {
     config: {
       chainId: DEV_CHAIN_ID,
