@@ -13,6 +13,7 @@ import { loadSignerKey } from '../../node/keystore/index.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import type { RpcOptions } from '../../rpc/index.ts';
 import { RUNTIME_KIND } from '../runtimeKind.ts';
+import { applyConfigSources } from '../config/runConfig.ts';
 
 interface RunFlags {
   dev?: boolean;
@@ -77,6 +78,7 @@ export function registerRun(program: Command): void {
   program
     .command('run')
     .description('start the node (use --dev for the embedded dev chain)')
+    .option('--config <file>', 'JSON file of flag values, keys are flag names without -- (flags and XONE_* variables win over it)')
     .option('--dev', 'embedded dev chain: dev-mnemonic accounts, one signer, mines every 2 s')
     .option('--datadir <dir>', 'data directory (default .xone/dev with --dev)')
     .option('--genesis <file>', 'geth-format genesis.json of the network')
@@ -98,6 +100,8 @@ export function registerRun(program: Command): void {
     .option('--debug.logslowblock <ms>', 'log a "Slow block" JSON line for each block whose import took at least ms (0 = every block)')
     .option('--ethstats <name:secret@host:port>', 'report to an ethstats server (geth protocol; host may carry ws:// or wss://)')
     .option('--verbosity <level>', 'log level: trace, debug, info, warn, error', 'info')
+    // Before the action: fill unset flags from XONE_* variables, then the config file, failing on any bad entry.
+    .hook('preAction', (command) => applyConfigSources(command))
     .action(async (flags: RunFlags) => {
       const logger = createLogger({ level: flags.verbosity as 'info', name: 'xone' });
       let genesis: Genesis;
