@@ -24,8 +24,10 @@ export interface GatewayEnv {
     startedAt: number;
     rpc: RpcRequest | undefined;
     identity: Identity | undefined;
-    /** Headers every response of this request carries (RateLimit, X-Cache). */
+    /** Headers every response of this request carries (X-Request-Id, RateLimit, X-Cache). */
     extraHeaders: Record<string, string>;
+    /** Set once a response carrying extraHeaders was built (jsonResponse). */
+    headersSent: boolean;
   };
 }
 

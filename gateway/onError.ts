@@ -1,6 +1,8 @@
 import type { ErrorHandler } from 'hono';
 import type { GatewayEnv } from './env.ts';
 import { toGatewayError } from './rpc/gatewayError.ts';
+import { jsonResponse } from './rpc/jsonResponse.ts';
+import { bodyText } from './rpc/serialize.ts';
 import { rpcError } from './rpc/types.ts';
 
 /**
@@ -11,13 +13,7 @@ import { rpcError } from './rpc/types.ts';
 export const onError: ErrorHandler<GatewayEnv> = (err, c) => {
   const e = toGatewayError(err);
   const rpc = c.get('rpc');
-  const headers: Record<string, string> = { ...(c.get('extraHeaders') ?? {}), ...e.headers, 'content-type': 'application/json' };
-  if (!rpc) return c.body(JSON.stringify(rpcError(null, e.toRpc())), e.httpStatus as 400, headers);
-  const parts = rpc.calls.map((call) => {
-    call.response ??= rpcError(call.id, e.toRpc());
-    const text = JSON.stringify(call.response);
-    call.bytesOut = text.length;
-    return text;
-  });
-  return c.body(rpc.isBatch ? `[${parts.join(',')}]` : (parts[0] as string), e.httpStatus as 400, headers);
+  if (!rpc) return jsonResponse(c, JSON.stringify(rpcError(null, e.toRpc())), e.httpStatus, e.headers);
+  for (const call of rpc.calls) call.response ??= rpcError(call.id, e.toRpc());
+  return jsonResponse(c, bodyText(rpc.calls, rpc.isBatch), e.httpStatus, e.headers);
 };

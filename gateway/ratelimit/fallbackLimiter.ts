@@ -66,10 +66,19 @@ export class FallbackLimiter implements RateLimiter {
   }
 }
 
+/** One promise and one timer per decision (Promise.race plus finally cost three more promises on the hot path). */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`limiter backend slower than ${ms} ms`)), ms);
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`limiter backend slower than ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
   });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -2,17 +2,26 @@ import { Agent, request } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FetchLike } from '../../upstream/upstream.ts';
 
+/** How long a keep-alive socket may sit idle in the pool. */
+const FREE_SOCKET_TIMEOUT_MS = 4_000;
+
 /**
  * A minimal FetchLike on node:http with keep-alive agents. Node 20's global fetch (undici) costs noticeably more per
  * request than http.request on a warm socket, and the upstream hop sits on every uncached call
  * (docs/decisions: gateway-upstream-http). Only what the pool uses: POST, a string body, status, text, one header.
  */
 export function createNodeFetch(maxSockets = 256): FetchLike {
-  const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
-  const tls = new HttpsAgent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  // Idle sockets are closed after 4 s, before a Node server's 5 s keep-alive timeout closes them: reusing a socket the
+  // server is closing at that instant fails with ECONNRESET (seen under load), and a write is not retried.
+  const opts = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: FREE_SOCKET_TIMEOUT_MS };
+  const agent = new Agent(opts);
+  const tls = new HttpsAgent(opts);
+  // The pool posts to a handful of fixed URLs: parse each once.
+  const parsed = new Map<string, URL>();
   return (url, init) =>
     new Promise((resolve, reject) => {
-      const u = new URL(url);
+      let u = parsed.get(url);
+      if (!u) parsed.set(url, (u = new URL(url)));
       const isTls = u.protocol === 'https:';
       const req = (isTls ? httpsRequest : request)(
         u,

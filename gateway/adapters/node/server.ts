@@ -62,7 +62,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
   };
   if (config.redis.url) {
     // The limiter applies its own (shorter) timeout; this one bounds key, head and cache commands.
-    const redis = createRedis(config.redis.url, { commandTimeoutMs: 2_000, onCommandError: () => metrics.redisError() });
+    const redis = createRedis(config.redis.url, { commandTimeoutMs: 2_000, onCommandError: () => metrics.redisError(), autoPipelining: true });
     redisClients.push(redis);
     await waitReady(redis).catch(() => undefined);
     if (config.rateLimit.backend === 'redis') ports.sharedLimiter = new RedisLimiter(redis, config.redis.prefix);

@@ -1,6 +1,8 @@
 import type { Handler } from 'hono';
 import type { GatewayEnv } from '../../env.ts';
 import { RPC_ERRORS } from '../../rpc/errorTable.ts';
+import { jsonResponse } from '../../rpc/jsonResponse.ts';
+import { bodyText } from '../../rpc/serialize.ts';
 import type { RpcCall } from '../../rpc/types.ts';
 import { handleCall, type CallDeps } from './handleCall.ts';
 
@@ -28,18 +30,13 @@ export const dispatch = ({ bypassHeader = 'x-cache-bypass', ...deps }: DispatchO
     const rpc = c.get('rpc');
     if (!rpc) return c.text('', 500);
     const bypass = Boolean(c.req.header(bypassHeader));
-    const extra = c.get('extraHeaders');
     const todo = rpc.calls.filter((call) => !call.response);
-    const failureHeaders = await Promise.all(todo.map((call) => handleCall(call, deps, bypass)));
-    const parts = rpc.calls.map((call) => {
-      const text = JSON.stringify(call.response);
-      call.bytesOut = text.length;
-      return text;
-    });
-    const headers: Record<string, string> = { ...extra, 'content-type': 'application/json' };
+    // One call (the common case) is awaited alone: no array of promises for Promise.all to track.
+    const failureHeaders = todo.length === 1 ? [await handleCall(todo[0] as RpcCall, deps, bypass)] : await Promise.all(todo.map((call) => handleCall(call, deps, bypass)));
+    const headers: Record<string, string> = {};
     const cacheHeader = xCache(rpc.calls, bypass);
     if (cacheHeader) headers['X-Cache'] = cacheHeader;
     const allUnavailable = rpc.calls.every((call) => call.response && 'error' in call.response && call.response.error.code === RPC_ERRORS.unavailable.code);
     if (allUnavailable) Object.assign(headers, ...failureHeaders);
-    return c.body(rpc.isBatch ? `[${parts.join(',')}]` : (parts[0] as string), allUnavailable ? 503 : 200, headers);
+    return jsonResponse(c, bodyText(rpc.calls, rpc.isBatch), allUnavailable ? 503 : 200, headers);
   };

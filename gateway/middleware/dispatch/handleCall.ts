@@ -5,6 +5,7 @@ import type { CacheStore } from '../../cache/types.ts';
 import type { GatewayConfig } from '../../config/types.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
 import { toGatewayError } from '../../rpc/gatewayError.ts';
+import { RawResult } from '../../rpc/serialize.ts';
 import { rpcError, rpcResult, type RpcCall } from '../../rpc/types.ts';
 import type { ForwardResult, UpstreamPool } from '../../upstream/pool.ts';
 
@@ -45,7 +46,8 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean)
       if (hit !== undefined) {
         call.cache = 'hit';
         deps.metrics.cacheLookup(plan.cls, 'hit');
-        call.response = rpcResult(call.id, JSON.parse(hit));
+        // Spliced into the response as stored: no parse and re-serialise per hit.
+        call.response = rpcResult(call.id, new RawResult(hit));
         return {};
       }
     }
@@ -53,7 +55,12 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean)
       const fr = await deps.pool.forward(call.method, plan.params, deps.callTimeoutMs);
       if (!fr.error) {
         const { ttlMs, blockHash } = plan.accept(fr.result);
-        if (ttlMs > 0) await cache.set(plan.key, JSON.stringify(fr.result), ttlMs, blockHash);
+        if (ttlMs > 0) {
+          // Serialised once: the same text is stored and spliced into every answer (leader and followers).
+          const json = JSON.stringify(fr.result);
+          await cache.set(plan.key, json, ttlMs, blockHash);
+          return { ...fr, result: new RawResult(json) };
+        }
       }
       return fr;
     });

@@ -15,7 +15,8 @@ export const requestContext = ({ headerName = 'X-Request-Id', now = () => perfor
     c.set('startedAt', now());
     c.set('rpc', undefined);
     c.set('identity', undefined);
-    c.set('extraHeaders', {});
+    c.set('extraHeaders', { [headerName]: id });
     await next();
-    c.res.headers.set(headerName, id);
+    // The JSON-RPC answers carry it already (jsonResponse); other routes (health, 404) get it here.
+    if (!c.get('headersSent')) c.res.headers.set(headerName, id);
   });

@@ -10,6 +10,8 @@ declare module 'autocannon' {
       connections?: number;
       pipelining?: number;
       duration?: number;
+      /** Stop after this many requests (overrides duration). */
+      amount?: number;
     }
     interface Result {
       requests: { total: number; average: number };

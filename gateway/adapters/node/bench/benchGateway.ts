@@ -1,5 +1,5 @@
 /**
- * `npm run bench:gateway`: one run against one upstream (anvil until the core serves RPC) of
+ * `npm run bench:gateway`: one run against one upstream (the core's dev node, `xone run --dev`) of
  *   direct → upstream; gateway uncached (X-Cache bypass); gateway cached (L1 hit); nginx proxy_pass + limit_req,
  * each at 32 requests in flight, plus the Redis limiter's decision latency. Prints one JSON document on stdout and a
  * one-line summary on stderr. `--quick`: 2 s per scenario instead of 8.
@@ -8,14 +8,20 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startDevNode } from '../../../../test/support/devNode.ts';
 import { freePort, startRedis } from '../../../../test/support/redis.ts';
 import { createRedis, waitReady } from '../redisClient.ts';
 import { benchLimiter } from './limiterBench.ts';
-import { load, type LoadResult } from './load.ts';
+import { load } from './load.ts';
 import { ensureNginx, startNginx } from './nginx.ts';
+import { processCpuMs } from './procCpu.ts';
 
 const quick = process.argv.includes('--quick');
+// `--cpu-prof DIR`: the gateway process writes a V8 CPU profile there when it exits (profile-driven work).
+const profIdx = process.argv.indexOf('--cpu-prof');
+const profDir = profIdx >= 0 ? process.argv[profIdx + 1] : undefined;
 const seconds = quick ? 2 : 8;
+const WARMUP_REQUESTS = 4_000;
 const loadStart = loadavg().map((x) => Number(x.toFixed(2)));
 const dir = mkdtempSync(join(tmpdir(), 'xone-gw-bench-'));
 const stops: (() => Promise<void> | void)[] = [];
@@ -39,18 +45,19 @@ try {
   const redis = await startRedis();
   stops.push(() => redis.stop());
 
-  const anvilPort = await freePort();
-  const anvil = spawn(resolve('node_modules/.bin/anvil'), ['--port', String(anvilPort), '--host', '127.0.0.1', '--silent'], { stdio: 'ignore' });
-  stops.push(() => void anvil.kill('SIGTERM'));
-  const anvilUrl = `http://127.0.0.1:${anvilPort}`;
+  // The core's dev node (the same core the gateway fronts in production), one process like the gateway.
+  const core = await startDevNode();
+  stops.push(() => core.stop());
+  const coreUrl = core.url;
+  const corePort = Number(new URL(coreUrl).port);
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['0x0', false] });
-  await waitHttp(anvilUrl, body);
+  await waitHttp(coreUrl, body);
 
   const gwPort = await freePort();
   const config = {
     listen: { host: '127.0.0.1', port: gwPort },
     admin: { port: 0 },
-    upstreams: [{ url: anvilUrl, maxConcurrent: 64 }],
+    upstreams: [{ url: coreUrl, maxConcurrent: 64 }],
     redis: { url: redis.url },
     identity: { keySecret: 'bench-secret-0123456789abcdef' },
     rateLimit: { backend: 'redis' },
@@ -60,26 +67,38 @@ try {
   };
   const cfgFile = join(dir, 'gateway.json');
   writeFileSync(cfgFile, JSON.stringify(config));
-  const gw = spawn(process.execPath, [resolve('bin/xone-gateway.mjs'), '--config', cfgFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-  stops.push(() => void gw.kill('SIGTERM'));
+  const gw = spawn(process.execPath, [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profDir)] : []), resolve('bin/xone-gateway.mjs'), '--config', cfgFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const gwExited = new Promise<void>((r) => gw.once('exit', () => r()));
+  stops.push(async () => {
+    // Waited for: the CPU profile is written on a clean exit.
+    if (gw.exitCode === null) gw.kill('SIGTERM');
+    await gwExited;
+  });
   const gwUrl = `http://127.0.0.1:${gwPort}`;
   await waitHttp(gwUrl, body);
 
   const nginxPort = await freePort();
-  stops.push(await startNginx(nginxBin, dir, nginxPort, anvilPort));
+  stops.push(await startNginx(nginxBin, dir, nginxPort, corePort));
   const nginxUrl = `http://127.0.0.1:${nginxPort}`;
   await waitHttp(nginxUrl, body);
 
   const bypass = { 'x-cache-bypass': '1' };
-  const run = async (url: string, headers: Record<string, string> = {}): Promise<LoadResult> => {
-    await load(url, body, headers, 1); // warm-up: JIT, keep-alive sockets, cache fill
-    return load(url, body, headers, seconds);
+  const pids = { core: core.child.pid as number, gateway: gw.pid as number };
+  /** One scenario: warm-up, then the measured window, with the CPU each of our processes spent per request. */
+  const run = async (url: string, headers: Record<string, string> = {}) => {
+    // Warm-up by count, not time: a Node server runs its first ~2,000 requests several times slower (JIT), and on a
+    // loaded host a fixed second may hold only a few hundred of them.
+    await load(url, body, headers, 30, 32, WARMUP_REQUESTS);
+    const cpu0 = { core: processCpuMs(pids.core), gateway: processCpuMs(pids.gateway) };
+    const r = await load(url, body, headers, seconds);
+    const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests));
+    return { ...r, cpuUsPerRequest: { core: per(processCpuMs(pids.core) - cpu0.core), gateway: per(processCpuMs(pids.gateway) - cpu0.gateway) } };
   };
-  const direct = await run(anvilUrl);
+  const direct = await run(coreUrl);
   const uncached = await run(gwUrl, bypass);
   const cached = await run(gwUrl);
   const nginx = await run(nginxUrl);
-  const directAgain = await run(anvilUrl);
+  const directAgain = await run(coreUrl);
 
   const client = createRedis(redis.url, { commandTimeoutMs: 5_000 });
   await waitReady(client);
@@ -90,7 +109,8 @@ try {
   const report = {
     bench: 'gateway',
     date: new Date().toISOString(),
-    upstream: 'anvil 1.7.1 (stand-in for the core node until it serves RPC)',
+    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
+    upstream: 'xone core dev node (xone run --dev)',
     call: 'eth_getBlockByNumber ["0x0", false]',
     inFlight: 32,
     secondsPerScenario: seconds,
