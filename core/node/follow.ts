@@ -31,18 +31,36 @@ export interface FollowDeps {
   genesisHash: Uint8Array;
   chainId: bigint;
   logger: Logger;
-  /** Called for each block once it is durable, in order. */
-  onDurable: (update: HeadUpdate) => void;
+  /** Called for each block once it is durable, in order; `latest` is false when a later block follows at once. */
+  onDurable: (update: HeadUpdate, latest: boolean) => void;
   /** Called after an unwind with the new head number. */
   onUnwound: () => Promise<void>;
 }
 
-/** A follower importing from `peers` (their RPC base URLs). */
+/** Lets the event loop run (timers, RPC requests) between two blocks being adopted. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A follower importing from `peers` (their RPC base URLs). A durable batch (up to 128 blocks) is handed to the node
+ * one block per event-loop turn, in the background, so adopting it (receipts for log filters, the encoding cache)
+ * never holds the main loop for the whole batch, and the next batch imports meanwhile. An unwind waits for it.
+ */
 export function createFollower(peers: readonly string[], deps: FollowDeps): Follower {
   let pending: HeadUpdate[] = [];
+  let adopting: Promise<void> = Promise.resolve();
   const flush = (): void => {
-    for (const u of pending) deps.onDurable(u);
+    const batch = pending;
     pending = [];
+    adopting = adopting.then(async () => {
+      for (let i = 0; i < batch.length; i++) {
+        if (i > 0) await yieldToLoop();
+        try {
+          deps.onDurable(batch[i], i === batch.length - 1);
+        } catch (err) {
+          deps.logger.error('Adopting an imported block failed', { number: batch[i].number.toString(), error: (err as Error).message });
+        }
+      }
+    });
   };
   const target: SyncTarget = {
     head: () => deps.chain.head(),
@@ -59,6 +77,7 @@ export function createFollower(peers: readonly string[], deps: FollowDeps): Foll
     },
     unwind: async (n) => {
       pending = [];
+      await adopting;
       await deps.chain.unwindTo(n);
       await deps.onUnwound();
     },

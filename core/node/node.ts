@@ -17,6 +17,7 @@ import { createRpcServer, defaultRpcOptions, type RpcOptions, type RpcServer } f
 import type { DevStateEdit, DevView } from '../rpc/interface.ts';
 import { Lifecycle } from '../runtime/lifecycle.ts';
 import { LoopLagProbe } from '../runtime/loopLag.ts';
+import { defaultRecoveryWorkers } from '../runtime/recovery/index.ts';
 import { Watchdog } from '../runtime/watchdog/index.ts';
 import { logSlowBlock } from '../runtime/slowBlock.ts';
 import { HistoricalState } from '../state/store/history.ts';
@@ -62,6 +63,11 @@ export interface NodeOptions {
   peers?: string[];
   /** JSON-RPC limits beyond the defaults (gas cap, EVM timeout, batch limits, per-IP rate bucket). */
   rpc?: Partial<RpcOptions>;
+  /**
+   * `--recovery-workers`: sender recovery threads of a follower's chain thread (0 = in the chain thread). Default
+   * `defaultRecoveryWorkers()` (docs/decisions/0014). A producer gets its senders from the tx pool and starts none.
+   */
+  recoveryWorkers?: number;
 }
 
 export interface NodeDeps {
@@ -100,7 +106,8 @@ export class XoneNode {
     const config = options.genesis.config;
     const batch = options.batch ?? (options.mine ? 0 : 128);
     // The chain thread opens the store (migrations, reconcile) before anything reads it.
-    const chain = new ChainThread({ datadir: options.datadir, genesis: options.genesis, batch, ...(options.signerKey ? { signerKey: options.signerKey } : {}) });
+    const recoveryWorkers = options.peers?.length ? (options.recoveryWorkers ?? defaultRecoveryWorkers()) : 0;
+    const chain = new ChainThread({ datadir: options.datadir, genesis: options.genesis, batch, recoveryWorkers, ...(options.signerKey ? { signerKey: options.signerKey } : {}) });
     await chain.init();
     lifecycle.add('chain', chain);
     const initialHead = await chain.head();
@@ -186,7 +193,7 @@ export class XoneNode {
         genesisHash: headerHash(options.genesis.genesisHeader),
         chainId: config.chainId,
         logger,
-        onDurable: (update) => node.adoptImported(update),
+        onDurable: (update, latest) => node.adoptImported(update, latest),
         onUnwound: async () => {
           const h = await chain.head();
           node.head = { header: h.header, hash: h.hash };
@@ -194,7 +201,6 @@ export class XoneNode {
         },
       });
       node.follower = follower;
-      follower.start();
       lifecycle.add('follower', () => follower.stop());
     }
 
@@ -207,6 +213,8 @@ export class XoneNode {
     }
     await node.refreshDurability();
     blockMainLoopForTest(logger, () => watchdog?.isShedding() ?? false);
+    // Last: once importing, the chain thread answers other calls (durability above) only between batches.
+    node.follower?.start();
     return node;
   }
 
@@ -247,16 +255,19 @@ export class XoneNode {
   }
 
   /** Serves a block imported from a peer once it is durable (the follower's `onDurable`), counting it as imported. */
-  adoptImported(update: HeadUpdate): void {
+  adoptImported(update: HeadUpdate, latest = true): void {
     const m = this.deps.metrics;
     m.importBlocks.inc();
     m.importTxs.inc(update.txHashes.length);
     m.importGas.inc(Number(update.gasUsed));
-    this.adopt(update);
+    this.adopt(update, latest);
   }
 
-  /** Makes `update` the served head: pool nonces, metrics, RPC events (filters, subscriptions). */
-  private adopt(update: HeadUpdate): void {
+  /**
+   * Makes `update` the served head: pool nonces, metrics, RPC events (filters, subscriptions). `prime` false skips the
+   * RPC encoding cache (a follower's block that a later block of the same batch replaces as head at once).
+   */
+  private adopt(update: HeadUpdate, prime = true): void {
     const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
     this.head = { header, hash: update.hash };
     const t = update.timings;
@@ -284,7 +295,7 @@ export class XoneNode {
     void this.refreshDurability();
     const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];
     // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
-    const block = (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
+    const block = prime && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);
     this.events.newHead(headerData(header, update.hash), receipts.flatMap((r) => r.logs));
     this.serving?.announce({ number: header.number, hash: update.hash });

@@ -37,6 +37,7 @@ interface RunFlags {
   'http.ratelimit'?: string;
   'http.ratelimit.burst'?: string;
   ethstats?: string;
+  recoveryWorkers?: string;
 }
 
 function port(text: string): number {
@@ -74,6 +75,12 @@ function nonNegative(text: string, flag: string): number {
   return n;
 }
 
+function workerCount(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 256) throw new Error(`--recovery-workers must be an integer 0..256, got ${text}`);
+  return n;
+}
+
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -98,6 +105,7 @@ export function registerRun(program: Command): void {
     .option('--http.ratelimit <perSecond>', 'per-client-IP token bucket: calls per second (off by default; loopback exempt)')
     .option('--http.ratelimit.burst <n>', 'bucket size of --http.ratelimit (default 2x the rate)')
     .option('--debug.logslowblock <ms>', 'log a "Slow block" JSON line for each block whose import took at least ms (0 = every block)')
+    .option('--recovery-workers <n>', 'sender recovery threads of a follower (0 = in the chain thread; default max(2, cores - 2))')
     .option('--ethstats <name:secret@host:port>', 'report to an ethstats server (geth protocol; host may carry ws:// or wss://)')
     .option('--verbosity <level>', 'log level: trace, debug, info, warn, error', 'info')
     // Before the action: fill unset flags from XONE_* variables, then the config file, failing on any bad entry.
@@ -140,6 +148,7 @@ export function registerRun(program: Command): void {
           rpc: rpcLimits(flags),
           ...(flags['debug.logslowblock'] !== undefined ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') } : {}),
           ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
+          ...(flags.recoveryWorkers !== undefined ? { recoveryWorkers: workerCount(flags.recoveryWorkers) } : {}),
         },
         { logger },
       );

@@ -1,9 +1,12 @@
 /**
  * Entry of the chain thread: opens the ChainService (the datadir's only writer) and runs requests one at a time, in
- * arrival order, so production, import and unwinding never interleave. Posts `ready` once the store is open.
+ * arrival order, so production, import and unwinding never interleave. With `recoveryWorkers` > 0 (a follower) it
+ * also owns the sender recovery pool (docs/decisions/0014), started and warmed up before `ready`, closed after the
+ * store. Posts `ready` once the store is open.
  */
 import { parentPort } from 'node:worker_threads';
 import { XoneError } from '../../errors.ts';
+import { createSenderRecovery, type SenderRecovery } from '../../runtime/recovery/index.ts';
 import { tsWorkerData } from '../../runtime/spawnTsWorker.ts';
 import { ChainService } from './chainService.ts';
 import type { ChainReply, ChainRequest, ChainWorkerData } from './types.ts';
@@ -12,8 +15,11 @@ const port = parentPort;
 if (!port) throw new Error('chain worker: no parent port');
 
 let service: ChainService;
+let recovery: SenderRecovery | undefined;
 try {
-  service = ChainService.open(tsWorkerData<ChainWorkerData>());
+  const data = tsWorkerData<ChainWorkerData>();
+  service = ChainService.open(data);
+  if (data.recoveryWorkers) service.senderRecovery = recovery = await createSenderRecovery({ workers: data.recoveryWorkers });
   port.postMessage({ type: 'ready' });
 } catch (err) {
   port.postMessage({ type: 'ready', error: (err as Error).message });
@@ -23,8 +29,9 @@ try {
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (msg: ChainRequest | { type: 'close' }) => {
   if ('type' in msg) {
-    queue = queue.then(() => {
+    queue = queue.then(async () => {
       service.close();
+      await recovery?.close();
       port.postMessage({ type: 'closed' });
     });
     return;

@@ -1,0 +1,103 @@
+/**
+ * One measured follow: starts `xone run --peer URL` (chain thread, durable group commit, batch 128) on a fresh datadir,
+ * probes it while it imports the producer's prebuilt chain, and returns the figures. The clock starts when the
+ * follower logs `Following peers` and stops at the first eth_blockNumber answer at or past the chain's head.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { summarize } from '../store/stats.ts';
+import type { PrebuiltChain } from './chain.ts';
+import { startNode } from './process.ts';
+import { highestBucket, histogramDelta, histogramQuantile, scrapeMetrics, startRpcProbe, startRssSampler, type Sample } from './probes.ts';
+
+/** Figures of one follow run. */
+export interface FollowFigures {
+  recoveryWorkers: number | 'default';
+  reachedHead: boolean;
+  seconds: number;
+  txPerSec: number;
+  blocksPerSec: number;
+  mgasPerSec: number;
+  loop: {
+    /** Longest lateness of the follower's 50 ms loop probe during the import, ms (see `longestStallSource`). */
+    longestStallMs: number;
+    longestStallSource: 'stall log line' | 'histogram bucket bound';
+    p99LagMs: number;
+    p50LagMs: number;
+    probeWakes: number;
+    stallLines: number;
+  };
+  rssMb: { steady: number; max: number; samples: number };
+  rpc: Record<'eth_blockNumber' | 'eth_getBalance', { n: number; p50: number; p99: number; max: number; errors: number }>;
+  counters: { importBlocks: number; importTxs: number; importGas: number };
+}
+
+const r1 = (x: number): number => Math.round(x * 10) / 10;
+
+function latency(samples: Sample[], method: Sample['method']): FollowFigures['rpc']['eth_blockNumber'] {
+  const mine = samples.filter((s) => s.method === method);
+  const s = summarize(mine.filter((x) => x.ok).map((x) => x.ms));
+  return { n: s.n, p50: s.p50, p99: s.p99, max: s.max, errors: mine.filter((x) => !x.ok).length };
+}
+
+/** Follows `producerUrl` into a new datadir under `root` until `chain.blocks`; removes the datadir afterwards. */
+export async function runFollower(root: string, chain: PrebuiltChain, producerUrl: string, recoveryWorkers: number | undefined, timeoutMs: number): Promise<FollowFigures> {
+  const datadir = mkdtempSync(join(root, 'follower-'));
+  const args = ['--genesis', chain.genesisFile, '--datadir', datadir, '--peer', producerUrl, '--batch', '128'];
+  if (recoveryWorkers !== undefined) args.push('--recovery-workers', String(recoveryWorkers));
+  const node = await startNode('follower', args, 'Following peers');
+  try {
+    const t0 = (await node.waitForLine('Following peers', 10_000)).at;
+    const m0 = await scrapeMetrics(node.url);
+    let t1 = NaN;
+    let done: () => void = () => {};
+    const reached = new Promise<void>((resolve) => (done = resolve));
+    const rss = startRssSampler(node, 200);
+    const probe = startRpcProbe(node.url, chain.probeAddress, 5, (head, at) => {
+      if (head >= chain.blocks && Number.isNaN(t1)) {
+        t1 = at;
+        done();
+      }
+    });
+    const timer = setTimeout(done, timeoutMs);
+    await reached;
+    clearTimeout(timer);
+    const samples = (await probe.stop()).filter((s) => s.at >= t0 && s.at <= (Number.isNaN(t1) ? Infinity : t1));
+    rss.stop();
+    const m1 = await scrapeMetrics(node.url);
+    const end = Number.isNaN(t1) ? performance.now() : t1;
+    const seconds = (end - t0) / 1000;
+    const lag = histogramDelta('xone_loop_lag_seconds', m0, m1);
+    const stalls = node.lines.filter((l) => l.msg.startsWith('event loop stall') && l.at >= t0 && l.at <= end + 200);
+    const loggedMax = Math.max(0, ...stalls.map((l) => Number(l.lag_ms)));
+    const mid = t0 + (end - t0) / 2;
+    const steady = rss.samples.filter((s) => s.at >= mid && s.at <= end).map((s) => s.mb);
+    return {
+      recoveryWorkers: recoveryWorkers ?? 'default',
+      reachedHead: !Number.isNaN(t1),
+      seconds: Math.round(seconds * 1000) / 1000,
+      txPerSec: Math.round(chain.txs / seconds),
+      blocksPerSec: r1(chain.blocks / seconds),
+      mgasPerSec: r1(Number(chain.gas) / 1e6 / seconds),
+      loop: {
+        longestStallMs: stalls.length > 0 ? loggedMax : highestBucket(lag) * 1000,
+        longestStallSource: stalls.length > 0 ? 'stall log line' : 'histogram bucket bound',
+        p99LagMs: r1(histogramQuantile(0.99, lag) * 1000),
+        p50LagMs: r1(histogramQuantile(0.5, lag) * 1000),
+        probeWakes: lag[lag.length - 1]?.count ?? 0,
+        stallLines: stalls.length,
+      },
+      rssMb: { steady: r1(summarize(steady).p50), max: r1(Math.max(0, ...rss.samples.map((s) => s.mb))), samples: steady.length },
+      rpc: { eth_blockNumber: latency(samples, 'eth_blockNumber'), eth_getBalance: latency(samples, 'eth_getBalance') },
+      counters: {
+        importBlocks: m1.get('xone_import_blocks_total') ?? 0,
+        importTxs: m1.get('xone_import_txs_total') ?? 0,
+        importGas: m1.get('xone_import_gas_total') ?? 0,
+      },
+    };
+  } finally {
+    if (process.env.BENCH_FOLLOW_LOG) writeFileSync(process.env.BENCH_FOLLOW_LOG, node.lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await node.stop();
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}
