@@ -18,15 +18,16 @@ import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { decodeRlp } from '../../primitives/rlp.ts';
 import type { AllocAccount } from '../../state/alloc.ts';
 import { applyAlloc } from '../../state/alloc.ts';
-import { pruneHistory, unwindState } from '../../state/store/history.ts';
+import { unwindState } from '../../state/store/history.ts';
 import { StoreState } from '../../state/store/storeState.ts';
 import { StateRootComputer } from '../../state/stateRoot.ts';
-import type { ChainStore, LogIndexEntry } from '../../store/index.ts';
+import type { ChainStore } from '../../store/index.ts';
 import { BlockInvalidError, mismatch } from '../errors.ts';
 import { EvmHostCache } from '../evmHost.ts';
-import { executeBlock, type ExecuteBlockContext } from '../block/executeBlock.ts';
+import { executeBlock, type BlockExecution, type ExecuteBlockContext } from '../block/executeBlock.ts';
 import { validateHeader, type ParentInfo } from '../header/validateHeader.ts';
 import { validateOmmers, type Ancestor } from '../header/validateOmmers.ts';
+import { writeBlock, type AlsoWrite } from './writeBlock.ts';
 
 /** Per-block timings in milliseconds (the bench's split and the slow-block log). */
 export interface ImportTimings {
@@ -241,29 +242,15 @@ export class BlockImporter {
         throw mismatch('BLOCK_BAD_STATE_ROOT', 'stateRoot', bytesToHex(root), bytesToHex(header.stateRoot));
       const t3 = performance.now();
       const c3 = cpuNow();
-      const number = Number(header.number);
-      const logs: LogIndexEntry[] = [];
-      exec.receipts.forEach((r, txIndex) =>
-        r.logs.forEach((l) => logs.push({ address: l.address, topics: l.topics, txIndex, logIndex: logs.length })),
-      );
-      this.store.putBlock(
-        {
-          number,
-          hash,
-          parentHash: header.parentHash,
-          headerRlp: ethereumHeaderCodec.encode(header),
-          bodyRlp: encodeBlockBody(block),
-          receiptsRlp: encodeReceiptsForStorage(exec.receipts),
-          txHashes: block.transactions.map((t) => t.hash),
-          logs,
-        },
-        () => {
-          this.state.commitBlock(number, root, changes, storageRoots, encoded);
-          const keep = this.options.historyBlocks;
-          if (keep !== undefined && number - keep > 0) pruneHistory(this.store.db, number - keep);
-          alsoWrite?.(this.store.db, hash, recovered);
-        },
-      );
+      writeBlock(this.store, this.state, this.options.historyBlocks, {
+        block,
+        hash,
+        receipts: exec.receipts,
+        changes,
+        roots: { root, storageRoots, encoded },
+        senders: recovered,
+        alsoWrite,
+      });
       const t4 = performance.now();
       const c4 = cpuNow();
       this.head = { header, hash, fork };
@@ -279,6 +266,67 @@ export class BlockImporter {
           rootMs: t3 - t2,
           commitMs: t4 - t3,
           cpu: { recoverMs: c1 - c0, executeMs: c2 - c1, rootMs: c3 - c2, commitMs: c4 - c3 },
+        },
+      };
+    } catch (err) {
+      this.computer.reset(parent.header.stateRoot);
+      this.state.nodes.discard();
+      this.state.clearCache();
+      throw err;
+    }
+  }
+
+  /**
+   * The producer's commit (docs/decisions/0024-producer-executes-once.md): `exec` is `runBlock` of the block's
+   * transactions on this importer's head state, done by the block builder, so nothing executes again. The state root is
+   * folded into the open trie here; `finish(stateRoot)` returns the final block (header filled and sealed). Header rules
+   * are checked as for any import, and the block goes through the same store write as `importBlock` (`writeBlock`).
+   * Any failure leaves store, trie and caches as they were. Followers still verify everything.
+   */
+  async commitExecuted(
+    exec: BlockExecution,
+    senders: readonly Uint8Array[],
+    finish: (stateRoot: Uint8Array) => Block | Promise<Block>,
+    alsoWrite?: AlsoWrite,
+    executed: { ms: number; cpuMs: number } = { ms: 0, cpuMs: 0 },
+  ): Promise<ImportedBlock> {
+    const { config } = this.options;
+    const parent = this.head;
+    try {
+      const t0 = performance.now();
+      const c0 = cpuNow();
+      const changes = exec.state.changes();
+      const roots = this.computer.apply(changes, (key) => exec.state.accountByKey(key));
+      const t1 = performance.now();
+      const c1 = cpuNow();
+      const block = await finish(roots.root);
+      const header = block.header;
+      if (!equalBytes(header.stateRoot, roots.root)) throw mismatch('BLOCK_BAD_STATE_ROOT', 'stateRoot', bytesToHex(roots.root), bytesToHex(header.stateRoot));
+      if (header.gasUsed !== exec.gasUsed) throw mismatch('BLOCK_BAD_GAS_USED', 'gasUsed', exec.gasUsed, header.gasUsed);
+      if (block.transactions.length !== exec.receipts.length || senders.length !== exec.receipts.length) {
+        throw new XoneError('IMPORT_BAD_SENDERS', `${block.transactions.length} transactions, ${senders.length} senders, ${exec.receipts.length} receipts`);
+      }
+      const fork = forkAt(config, Number(header.number), Number(header.timestamp));
+      validateHeader(header, parent, config, fork);
+      const hash = headerHash(header);
+      const t2 = performance.now();
+      const c2 = cpuNow();
+      writeBlock(this.store, this.state, this.options.historyBlocks, { block, hash, receipts: exec.receipts, changes, roots, senders, alsoWrite });
+      const t3 = performance.now();
+      const c3 = cpuNow();
+      this.head = { header, hash, fork };
+      return {
+        number: header.number,
+        hash,
+        txs: block.transactions.length,
+        gasUsed: exec.gasUsed,
+        fastPathTxs: exec.fastPathTxs,
+        timings: {
+          recoverMs: 0,
+          executeMs: executed.ms,
+          rootMs: t1 - t0,
+          commitMs: t3 - t2,
+          cpu: { recoverMs: 0, executeMs: executed.cpuMs, rootMs: c1 - c0, commitMs: c3 - c2 },
         },
       };
     } catch (err) {

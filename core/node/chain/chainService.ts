@@ -4,7 +4,7 @@
  * thread (worker): owns the one SQLite write connection and the segment writer; import and produce pipeline"), and
  * also runs in-thread for tests and tools. Everything it returns is plain data that survives postMessage.
  */
-import type { Block } from '../../chain/block/index.ts';
+import { decodeBlock, type Block } from '../../chain/block/index.ts';
 import type { Genesis } from '../../chain/genesis/index.ts';
 import { ethereumHeaderCodec, type Header } from '../../chain/header/index.ts';
 import { decodeTransaction } from '../../chain/transaction/index.ts';
@@ -17,11 +17,9 @@ import { concatBytes } from '../../primitives/hex.ts';
 import { decodeRlp } from '../../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../../primitives/secp256k1/index.ts';
 import { ChainStore, type Durability, type StoreLogger } from '../../store/index.ts';
-import { buildBlock } from '../produce/buildBlock.ts';
+import { buildBlock, type BuiltBlock } from '../produce/buildBlock.ts';
 import { unwindState } from '../../state/store/history.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
-import type { SenderRecovery } from '../../runtime/recovery/index.ts';
-import { pipelineSenders } from './senderPipeline.ts';
 import { applyDevEdits, type DevStateEdit } from '../dev/stateEdits.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
 
@@ -35,8 +33,6 @@ export interface ChainServiceOptions {
   /** Check seals of imported blocks (false for trusted import). Default: true on Clique chains. */
   verifySeals?: boolean;
   historyBlocks?: number;
-  /** Follower import: sender recovery threads the chain thread starts (`--recovery-workers`; 0 or unset = in-thread). */
-  recoveryWorkers?: number;
 }
 
 /** A block that became part of the canonical chain (durable when `durable` is true). */
@@ -63,6 +59,31 @@ export interface ProduceResult {
   head: HeadUpdate;
   /** Hashes of transactions left out because they were no longer valid. */
   dropped: Uint8Array[];
+  /** Where the chain thread's time went, in milliseconds (bench:produce and the producer's log line). */
+  phases: ProducePhases;
+}
+
+/** Wall-clock milliseconds of each production step in the chain thread. */
+export interface ProducePhases {
+  decodeMs: number;
+  /** Execution and body roots (split in `build`). */
+  buildMs: number;
+  build: BuiltBlock['timings'];
+  /** The build's state changes folded into the importer's open trie. */
+  stateRootMs: number;
+  sealMs: number;
+  /** The store write (one durable commit). */
+  commitMs: number;
+  /** The same steps in process CPU milliseconds (user + system): wall time lies on a loaded host. */
+  cpu: { decodeMs: number; buildMs: number; stateRootMs: number; sealMs: number; commitMs: number };
+  totalMs: number;
+  totalCpuMs: number;
+}
+
+/** Process CPU time in milliseconds (user + system). */
+function cpuNow(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 export class ChainService {
@@ -70,8 +91,6 @@ export class ChainService {
   private readonly engine: ConsensusEngine;
   private readonly signerAddress: Uint8Array | undefined;
   private readonly putSenders;
-  /** Follower import's sender recovery (the chain thread's pool): the next block's senders are recovered ahead. */
-  senderRecovery: SenderRecovery | undefined;
 
   private constructor(
     readonly store: ChainStore,
@@ -127,9 +146,14 @@ export class ChainService {
     if (!this.options.signerKey || !this.signerAddress) throw new XoneError('NODE_NO_SIGNER', 'cannot produce blocks: no signer key configured');
     if (this.store.durability().kind !== 'Durable') throw new XoneError('NODE_NOT_DURABLE', 'refusing to sign while the store is not durable');
     const parent = this.importer.headInfo;
+    const t0 = performance.now();
+    const c0 = cpuNow();
     const candidates = request.txs.map((t) => ({ tx: decodeTransaction(t.raw), sender: t.sender }));
     const edits = request.devEdits;
     const preState = edits?.length ? (state: JournaledState) => applyDevEdits(state, edits) : undefined;
+    const t1 = performance.now();
+    const c1 = cpuNow();
+    let sealed: Block | undefined;
     const built = await buildBlock(candidates, request.timestamp, {
       ...(preState ? { preState } : {}),
       config: this.options.genesis.config,
@@ -138,15 +162,47 @@ export class ChainService {
       hosts: this.hosts,
       blockHash: (n) => this.store.getCanonicalHash(Number(n)),
     });
-    let header = built.block.header;
-    if (this.engine instanceof CliqueEngine) {
-      header = this.engine.prepare(header, parent.header, this.signerAddress, this.headerReader());
-      header = this.engine.seal(header, this.options.signerKey);
-    }
-    const block: Block = { ...built.block, header };
-    // The pool's senders go in as they are (never recovered again) and are stored in the block's own savepoint.
-    const imported = await this.importer.importBlock(block, built.senders, this.writeSenders, preState);
-    return { head: this.update(imported, header, block, true), dropped: built.dropped.map((t) => t.hash) };
+    const t2 = performance.now();
+    const c2 = cpuNow();
+    let sealMs = 0;
+    let sealCpuMs = 0;
+    // Executed once (decision 0024): the importer folds the build's state changes into its open trie, this seals the
+    // header with that root, and the block commits through the importer's store write. The pool's senders go in as they
+    // are (never recovered again) and are stored in the block's own savepoint.
+    const imported = await this.importer.commitExecuted(
+      built.exec,
+      built.senders,
+      (stateRoot) => {
+        const s0 = performance.now();
+        const sc0 = cpuNow();
+        let header: Header = { ...built.block.header, stateRoot };
+        if (this.engine instanceof CliqueEngine) {
+          header = this.engine.prepare(header, parent.header, this.signerAddress as Uint8Array, this.headerReader());
+          header = this.engine.seal(header, this.options.signerKey as Uint8Array);
+        }
+        sealMs = performance.now() - s0;
+        sealCpuMs = cpuNow() - sc0;
+        sealed = { ...built.block, header };
+        return sealed;
+      },
+      this.writeSenders,
+      { ms: built.timings.executeMs, cpuMs: built.timings.cpu.executeMs },
+    );
+    const t4 = performance.now();
+    const c4 = cpuNow();
+    const phases: ProducePhases = {
+      decodeMs: t1 - t0,
+      buildMs: t2 - t1,
+      build: built.timings,
+      stateRootMs: imported.timings.rootMs,
+      sealMs,
+      commitMs: imported.timings.commitMs,
+      cpu: { decodeMs: c1 - c0, buildMs: c2 - c1, stateRootMs: imported.timings.cpu.rootMs, sealMs: sealCpuMs, commitMs: imported.timings.cpu.commitMs },
+      totalMs: t4 - t0,
+      totalCpuMs: c4 - c0,
+    };
+    const block = sealed as Block;
+    return { head: this.update(imported, block.header, block, true), dropped: built.dropped.map((t) => t.hash), phases };
   }
 
   /**
@@ -156,10 +212,11 @@ export class ChainService {
    */
   async importBlocks(rlps: readonly Uint8Array[]): Promise<HeadUpdate[]> {
     const out: HeadUpdate[] = [];
-    for (const { block, senders } of pipelineSenders(rlps, this.senderRecovery)) {
+    for (const rlp of rlps) {
+      const block = decodeBlock(rlp);
       const parent = this.importer.headInfo;
       if (this.options.verifySeals ?? this.engine.name === 'clique') this.engine.verifyHeader(block.header, parent.header, this.headerReader());
-      const imported = await this.importer.importBlock(block, senders, this.writeSenders);
+      const imported = await this.importer.importBlock(block, undefined, this.writeSenders);
       out.push(this.update(imported, block.header, block, this.store.batch === 0));
     }
     return out;

@@ -1,9 +1,10 @@
 /**
  * Builds the next block for the producer: header fields from the parent (number, base fee, gas limit, Shanghai's empty
  * withdrawals), the pool's transactions executed in order (a transaction the state no longer admits, e.g. a stale
- * nonce, is dropped and the rest re-run), then the roots and bloom from the result. Nothing is written: the state root
- * is computed on the pending node buffer and discarded, and the caller imports the sealed block through the same
- * verifying pipeline as any other block, so a produced block can never commit what an import would refuse.
+ * nonce, is dropped and the rest re-run), then the transaction and receipt roots and the bloom from the result.
+ * Nothing is written. The caller hands the execution to `BlockImporter.commitExecuted`, which folds the state changes
+ * into the importer's open trie for the state root and commits through the importer's own store write, so each
+ * transaction executes once on the producer (docs/decisions/0024-producer-executes-once.md); followers verify all.
  */
 import { transactionsRoot, type Block } from '../../chain/block/index.ts';
 import { bloomUnion } from '../../chain/bloom.ts';
@@ -13,10 +14,9 @@ import { receiptsRoot } from '../../chain/receipt/index.ts';
 import type { Transaction } from '../../chain/transaction/index.ts';
 import { BlockInvalidError } from '../../exec/errors.ts';
 import type { EvmHostCache } from '../../exec/evmHost.ts';
-import { runBlock, type ExecuteBlockContext } from '../../exec/block/executeBlock.ts';
+import { runBlock, type BlockExecution, type ExecuteBlockContext } from '../../exec/block/executeBlock.ts';
 import { expectedBaseFee } from '../../exec/header/baseFee.ts';
 import type { ParentInfo } from '../../exec/header/validateHeader.ts';
-import { StateRootComputer } from '../../state/stateRoot.ts';
 import type { StoreState } from '../../state/store/storeState.ts';
 
 export interface Candidate {
@@ -35,11 +35,21 @@ export interface BuildContext {
 }
 
 export interface BuiltBlock {
-  /** Unsealed: the engine fills its consensus fields and seal. */
+  /** Unsealed, and without its state root: the commit fills the root on the importer's open trie, then the engine seals. */
   block: Block;
   senders: Uint8Array[];
   /** Transactions left out because executing them failed validity (stale nonce, funds gone). */
   dropped: Transaction[];
+  /** The execution of exactly `block.transactions` on the head state: the commit folds its changes in, never re-runs it. */
+  exec: BlockExecution;
+  /** Milliseconds (wall and process CPU): execution (all attempts), then the transaction/receipt roots with the bloom. */
+  timings: { executeMs: number; bodyRootsMs: number; cpu: { executeMs: number; bodyRootsMs: number } };
+}
+
+/** Process CPU time in milliseconds (user + system). */
+function cpuNow(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 export async function buildBlock(candidates: readonly Candidate[], timestamp: bigint, ctx: BuildContext): Promise<BuiltBlock> {
@@ -66,6 +76,8 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
   if (isForkActive(fork, 'London')) header.baseFeePerGas = expectedBaseFee(parent, ctx.parent.fork);
   if (isForkActive(fork, 'Shanghai')) header.withdrawalsRoot = EMPTY_TRIE_ROOT;
 
+  const t0 = performance.now();
+  const c0 = cpuNow();
   let included = [...candidates];
   const dropped: Transaction[] = [];
   for (;;) {
@@ -81,21 +93,17 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
       included = included.filter((_, i) => i !== index);
       continue;
     }
-    const computer = new StateRootComputer(ctx.state.nodes, parent.stateRoot);
-    let stateRoot: Uint8Array;
-    try {
-      stateRoot = computer.apply(exec.state.changes(), (key) => exec.state.accountByKey(key)).root;
-    } finally {
-      ctx.state.nodes.discard();
-    }
+    const t1 = performance.now();
+    const c1 = cpuNow();
     block.header = {
       ...header,
-      stateRoot,
       transactionsRoot: transactionsRoot(block.transactions),
       receiptsRoot: receiptsRoot(exec.receipts),
       logsBloom: bloomUnion(exec.receipts.map((r) => r.logsBloom)),
       gasUsed: exec.gasUsed,
     };
-    return { block, senders, dropped };
+    const t2 = performance.now();
+    const c2 = cpuNow();
+    return { block, senders, dropped, exec, timings: { executeMs: t1 - t0, bodyRootsMs: t2 - t1, cpu: { executeMs: c1 - c0, bodyRootsMs: c2 - c1 } } };
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * One accepted block's store write: header, body, receipts, log index and the block's state (rows, change set, trie
+ * nodes) in one `putBlock` savepoint, then the caller's `alsoWrite` inside the same savepoint. Shared by the verifying
+ * import (`BlockImporter.importBlock`) and the producer's commit of a block it already executed
+ * (`BlockImporter.commitExecuted`), so both follow the same savepoint, durability and publication rules.
+ */
+import { encodeBlockBody, type Block } from '../../chain/block/index.ts';
+import { ethereumHeaderCodec } from '../../chain/header/index.ts';
+import { encodeReceiptsForStorage, type Receipt } from '../../chain/receipt/index.ts';
+import type { StateChanges } from '../../state/interface.ts';
+import { pruneHistory } from '../../state/store/history.ts';
+import type { StoreState } from '../../state/store/storeState.ts';
+import type { RootUpdate } from '../../state/stateRoot.ts';
+import type { ChainStore, LogIndexEntry } from '../../store/index.ts';
+
+/** Runs inside the block's savepoint after the state rows (block senders, for example). */
+export type AlsoWrite = (db: ChainStore['db'], hash: Uint8Array, senders: readonly Uint8Array[]) => void;
+
+/** What one block's write needs. */
+export interface BlockWrite {
+  block: Block;
+  hash: Uint8Array;
+  receipts: readonly Receipt[];
+  changes: StateChanges;
+  roots: RootUpdate;
+  senders: readonly Uint8Array[];
+  alsoWrite?: AlsoWrite;
+}
+
+/** Writes `w` through `store.putBlock` (durable on its own when the store's batch is 0). */
+export function writeBlock(store: ChainStore, state: StoreState, historyBlocks: number | undefined, w: BlockWrite): void {
+  const header = w.block.header;
+  const number = Number(header.number);
+  const logs: LogIndexEntry[] = [];
+  w.receipts.forEach((r, txIndex) => r.logs.forEach((l) => logs.push({ address: l.address, topics: l.topics, txIndex, logIndex: logs.length })));
+  store.putBlock(
+    {
+      number,
+      hash: w.hash,
+      parentHash: header.parentHash,
+      headerRlp: ethereumHeaderCodec.encode(header),
+      bodyRlp: encodeBlockBody(w.block),
+      receiptsRlp: encodeReceiptsForStorage(w.receipts),
+      txHashes: w.block.transactions.map((t) => t.hash),
+      logs,
+    },
+    () => {
+      state.commitBlock(number, w.roots.root, w.changes, w.roots.storageRoots, w.roots.encoded);
+      if (historyBlocks !== undefined && number - historyBlocks > 0) pruneHistory(store.db, number - historyBlocks);
+      w.alsoWrite?.(store.db, w.hash, w.senders);
+    },
+  );
+}
