@@ -1,6 +1,9 @@
 /** `xone run --dev --peer URL`: a follower process verifies and imports a producer's blocks over /xone/v1. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Wallet } from 'ethers';
+import { devAccounts } from '../../core/node/dev/devChain.ts';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
+import { scrape } from './support/rpcCall.ts';
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -51,5 +54,38 @@ describe('dev follower', () => {
       if (!receipt) await new Promise((r) => setTimeout(r, 250));
     }
     expect(receipt?.status).toBe('0x1');
+  }, 90_000);
+
+  it('behavior: the import counters on /metrics advance with each block and transaction the follower imports', async () => {
+    const counters = (m: Map<string, number>) => ({
+      head: m.get('xone_head_number') ?? -1,
+      blocks: m.get('xone_import_blocks_total') ?? 0,
+      txs: m.get('xone_import_txs_total') ?? 0,
+      gas: m.get('xone_import_gas_total') ?? 0,
+    });
+    const before = counters(await scrape(follower.url));
+    // Dev account 3 (used by no other test here) sends 1 wei to itself, straight to the producer.
+    const wallet = new Wallet(devAccounts(4)[3].privateKey);
+    const raw = await wallet.signTransaction({ type: 2, chainId: 1337, nonce: 0, to: wallet.address, value: 1n, gasLimit: 21_000, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n });
+    const hash = (await rpc(producer.url, 'eth_sendRawTransaction', [raw])) as string;
+    // The counters move when the follower adopts the block (after it is durable), so wait for the gauge, not the receipt.
+    const deadline = Date.now() + 60_000;
+    let minedIn = -1;
+    let after = before;
+    while (Date.now() < deadline) {
+      if (minedIn < 0) {
+        const receipt = (await rpc(follower.url, 'eth_getTransactionReceipt', [hash])) as { blockNumber: string } | null;
+        if (receipt) minedIn = Number(receipt.blockNumber);
+      }
+      after = counters(await scrape(follower.url));
+      if (minedIn >= 0 && after.head >= minedIn) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(minedIn).toBeGreaterThan(before.head);
+    expect(after.head).toBeGreaterThanOrEqual(minedIn);
+    // One import count per adopted block; every transaction on this chain is a 21,000-gas transfer.
+    expect(after.blocks - before.blocks).toBe(after.head - before.head);
+    expect(after.txs - before.txs).toBeGreaterThanOrEqual(1);
+    expect(after.gas - before.gas).toBe(21_000 * (after.txs - before.txs));
   }, 90_000);
 });
