@@ -7,7 +7,7 @@
  *   - anvil as `npx anvil` (npm @foundry-rs/anvil, offline), started the way bench:rpc starts it.
  * Variants run round-robin (one sample of each per round) so load drift hits all alike. Prints one JSON document on
  * stdout (p50/min/max per variant, ratio to anvil, target met) and a one-line summary on stderr.
- * `--runs N` (default 7), `--quick` (3 runs).
+ * `--runs N` (default 7), `--quick` (3 runs), `--only a,b` (variants whose name contains a or b; anvil always runs).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -43,7 +43,7 @@ const devArgs = (port: number, datadir: string): string[] => [
   '--verbosity',
   'warn',
 ];
-const variants: Variant[] = [
+const allVariants: Variant[] = [
   { name: 'npm start', argv: (p, d) => ['npm', ['start', '--silent', '--', ...devArgs(p, d).slice(2)]] },
   { name: 'xone run --dev (fresh datadir)', argv: (p, d) => [process.execPath, [XONE, ...devArgs(p, d)]] },
   { name: 'xone run --dev (existing datadir)', argv: (p, d) => [process.execPath, [XONE, ...devArgs(p, d)]], reuseDatadir: true },
@@ -72,6 +72,10 @@ const variants: Variant[] = [
   },
 ];
 
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : undefined;
+const variants = allVariants.filter((v) => !only || v.name.startsWith('anvil') || only.some((o) => v.name.includes(o)));
+
 function filesystem(dir: string): string {
   try {
     return execFileSync('findmnt', ['-n', '-o', 'TARGET,SOURCE,FSTYPE,OPTIONS', '-T', dir], { encoding: 'utf8' }).trim();
@@ -90,6 +94,7 @@ async function main(): Promise<void> {
   mkdirSync(base, { recursive: true });
   const loadBefore = load();
   const samples = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+  const blockNumberSamples = new Map<string, number[]>(variants.map((v) => [v.name, []]));
   const kept = new Map<string, string>();
   for (let round = 0; round < RUNS; round++) {
     for (const v of variants) {
@@ -106,14 +111,16 @@ async function main(): Promise<void> {
       const s = await withEnv(v.env, () => timeToFirstAnswer(cmd, args, port, ROOT));
       if (s.chainId !== '0x' + DEV_CHAIN_ID.toString(16)) throw new Error(`${v.name} answered chain id ${s.chainId}`);
       samples.get(v.name)!.push(s.ms);
+      blockNumberSamples.get(v.name)!.push(s.blockNumberMs);
       if (!v.reuseDatadir) rmSync(datadir, { recursive: true, force: true });
     }
   }
   for (const d of kept.values()) rmSync(d, { recursive: true, force: true });
 
   const results = Object.fromEntries([...samples].map(([name, ms]) => [name, stats(ms)]));
+  const firstBlockNumber = Object.fromEntries([...blockNumberSamples].map(([name, ms]) => [name, stats(ms)]));
   const anvil = results['anvil (npx anvil)'];
-  const npmStart = results['npm start'];
+  const npmStart = results['npm start'] ?? Object.values(results)[0];
   const anvilVersion = (
     JSON.parse(readFileSync(join(ROOT, 'node_modules', '@foundry-rs', 'anvil', 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -123,6 +130,8 @@ async function main(): Promise<void> {
     runs: RUNS,
     build: existsSync(join(ROOT, 'dist', 'xone.mjs')) ? 'dist/ bundle (npm prepare)' : 'no dist/: tsx from sources',
     results,
+    /** The same starts, timed to the first eth_blockNumber answer (asked right after eth_chainId answered). */
+    firstBlockNumber,
     ratios: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, Math.round((r.p50 / anvil.p50) * 100) / 100])),
     target: { npmStartP50Ms: TARGET_MS, met: npmStart.p50 <= TARGET_MS },
     peer: `anvil ${anvilVersion} via npx (npm @foundry-rs/anvil)`,

@@ -17,7 +17,6 @@ import { createRpcServer, defaultRpcOptions, type RpcOptions, type RpcServer } f
 import type { DevStateEdit, DevView } from '../rpc/interface.ts';
 import { Lifecycle } from '../runtime/lifecycle.ts';
 import { LoopLagProbe } from '../runtime/loopLag.ts';
-import { defaultRecoveryWorkers } from '../runtime/recovery/index.ts';
 import { Watchdog } from '../runtime/watchdog/index.ts';
 import { logSlowBlock } from '../runtime/slowBlock.ts';
 import { HistoricalState } from '../state/store/history.ts';
@@ -25,9 +24,11 @@ import { openReadOnly, type ReadOnlyChainStore } from '../store/index.ts';
 import { TxPool } from '../txpool/index.ts';
 import { CLIENT_IDENTITY } from '../version.ts';
 import type { HeadUpdate } from './chain/chainService.ts';
-import { ChainThread } from './chain/chainThread.ts';
+import type { ChainThread } from './chain/chainThread.ts';
+import { chainBatch, startChainThread, type StartedChain } from './chainStart.ts';
 import { EthstatsFeed } from './ethstatsFeed.ts';
 import { Producer, type MiningMode } from './producer.ts';
+import { roundPhases } from './produce/phases.ts';
 import { StoreChainView, type ChainHead } from './rpc/chainView.ts';
 import { headerData } from './rpc/convert.ts';
 import { ChainEvents } from './rpc/events.ts';
@@ -68,6 +69,8 @@ export interface NodeOptions {
    * `defaultRecoveryWorkers()` (docs/decisions/0014). A producer gets its senders from the tx pool and starts none.
    */
   recoveryWorkers?: number;
+  /** The chain thread when the caller started it already (`startChainThread`, so it boots while the caller loads). */
+  chain?: StartedChain;
 }
 
 export interface NodeDeps {
@@ -104,11 +107,11 @@ export class XoneNode {
   static async start(options: NodeOptions, { logger, metrics = createMetrics() }: NodeDeps): Promise<XoneNode> {
     const lifecycle = new Lifecycle({}, { logger });
     const config = options.genesis.config;
-    const batch = options.batch ?? (options.mine ? 0 : 128);
+    const batch = chainBatch(options);
     // The chain thread opens the store (migrations, reconcile) before anything reads it.
-    const recoveryWorkers = options.peers?.length ? (options.recoveryWorkers ?? defaultRecoveryWorkers()) : 0;
-    const chain = new ChainThread({ datadir: options.datadir, genesis: options.genesis, batch, recoveryWorkers, ...(options.signerKey ? { signerKey: options.signerKey } : {}) });
-    await chain.init();
+    const started = options.chain ?? startChainThread(options);
+    const chain = started.thread;
+    await started.ready;
     lifecycle.add('chain', chain);
     const initialHead = await chain.head();
     const reader = lifecycle.add('store-reader', openReadOnly(options.datadir));
@@ -236,11 +239,14 @@ export class XoneNode {
     if (ts < parent.timestamp + (period > 0n ? period : 1n)) ts = parent.timestamp + (period > 0n ? period : 1n);
     const next = forkAt(config, Number(parent.number + 1n), Number(ts));
     const baseFee = isForkActive(next, 'London') ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))) : undefined;
-    const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
     const started = performance.now();
+    const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
+    const selected = performance.now();
     const result = await this.chain.produce({ txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })), timestamp: ts, ...(devEdits ? { devEdits } : {}) });
+    const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
     this.adopt(result.head);
+    const adopted = performance.now();
     const m = this.deps.metrics;
     m.produceBlocks.inc();
     m.produceTxs.inc(result.head.txHashes.length);
@@ -251,6 +257,9 @@ export class XoneNode {
       txs: result.head.txHashes.length,
       gasUsed: Number(result.head.gasUsed),
       ms: Math.round(performance.now() - started),
+      // Where a block's time went: pool selection, the chain thread (its own split in `chain`), serving the new head.
+      split: { selectMs: Math.round(selected - started), chainMs: Math.round(produced - selected), adoptMs: Math.round(adopted - produced) },
+      chain: roundPhases(result.phases),
     });
   }
 
@@ -293,7 +302,10 @@ export class XoneNode {
     this.deps.metrics.headNumber.set(Number(header.number));
     this.deps.metrics.storeCommitSeconds.observe(t.commitMs / 1000);
     void this.refreshDurability();
-    const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];
+    // Receipts feed the log filters and the encoding cache; a block with an empty bloom has no logs to publish, so a
+    // follower's catch-up (prime false) reads none for it.
+    const wantReceipts = update.txHashes.length > 0 && (prime || header.logsBloom.some((b) => b !== 0));
+    const receipts = wantReceipts ? (this.chainView.getReceipts(update.hash) ?? []) : [];
     // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
     const block = prime && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);

@@ -15,10 +15,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
-
-/** One eth_chainId call over a fresh connection; resolves to the result, or undefined when nothing answers yet. */
-export function chainId(port: number): Promise<string | undefined> {
+/** One JSON-RPC call over a fresh connection; resolves to a string result, or undefined when nothing answers yet. */
+export function callString(port: number, method: string): Promise<string | undefined> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] });
   return new Promise((resolve) => {
     const req = request(
       { host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-type': 'application/json' }, agent: false },
@@ -38,7 +37,7 @@ export function chainId(port: number): Promise<string | undefined> {
     );
     req.on('error', () => resolve(undefined));
     req.setTimeout(2_000, () => req.destroy());
-    req.end(BODY);
+    req.end(body);
   });
 }
 
@@ -47,6 +46,8 @@ export interface Sample {
   /** Spawn to the first successful eth_chainId answer, ms. */
   ms: number;
   chainId: string;
+  /** Spawn to the first eth_blockNumber answer (asked once eth_chainId answered): the store is being served. */
+  blockNumberMs: number;
 }
 
 /**
@@ -68,8 +69,16 @@ export async function timeToFirstAnswer(
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
     for (;;) {
-      const id = await chainId(port);
-      if (id !== undefined) return { ms: performance.now() - t0, chainId: id };
+      const id = await callString(port, 'eth_chainId');
+      if (id !== undefined) {
+        const ms = performance.now() - t0;
+        while ((await callString(port, 'eth_blockNumber')) === undefined) {
+          if (performance.now() - t0 > timeoutMs)
+            throw new Error(`${command} answered eth_chainId but not eth_blockNumber within ${timeoutMs} ms`);
+          await new Promise((r) => setTimeout(r, pollMs));
+        }
+        return { ms, chainId: id, blockNumberMs: performance.now() - t0 };
+      }
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error(`${command} exited (${child.exitCode ?? child.signalCode}) before answering:\n${stderr}`);
       if (performance.now() - t0 > timeoutMs) throw new Error(`${command} did not answer within ${timeoutMs} ms:\n${stderr}`);

@@ -7,8 +7,10 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseGenesis, type Genesis } from '../../chain/genesis/index.ts';
 import { createLogger } from '../../log/index.ts';
+import type { Logger } from '../../log/types.ts';
 import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
-import { XoneNode } from '../../node/node.ts';
+import { startChainThread } from '../../node/chainStart.ts';
+import type { NodeOptions, XoneNode } from '../../node/node.ts';
 import { loadSignerKey } from '../../node/keystore/index.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import type { RpcOptions } from '../../rpc/index.ts';
@@ -57,13 +59,15 @@ function rpcLimits(flags: RunFlags): Partial<RpcOptions> {
   const out: Partial<RpcOptions> = {};
   if (flags['rpc.gascap'] !== undefined) out.gasCap = BigInt(positiveInt(flags['rpc.gascap'], '--rpc.gascap'));
   if (flags['rpc.evmtimeout'] !== undefined) out.evmTimeoutMs = positiveInt(flags['rpc.evmtimeout'], '--rpc.evmtimeout');
-  if (flags['rpc.batchRequestLimit'] !== undefined) out.batchLimit = positiveInt(flags['rpc.batchRequestLimit'], '--rpc.batch-request-limit');
+  if (flags['rpc.batchRequestLimit'] !== undefined)
+    out.batchLimit = positiveInt(flags['rpc.batchRequestLimit'], '--rpc.batch-request-limit');
   if (flags['rpc.batchResponseMaxSize'] !== undefined) {
     out.batchResponseMaxBytes = positiveInt(flags['rpc.batchResponseMaxSize'], '--rpc.batch-response-max-size');
   }
   if (flags['http.ratelimit'] !== undefined) {
     const rate = positiveInt(flags['http.ratelimit'], '--http.ratelimit');
-    const burst = flags['http.ratelimit.burst'] !== undefined ? positiveInt(flags['http.ratelimit.burst'], '--http.ratelimit.burst') : 2 * rate;
+    const burst =
+      flags['http.ratelimit.burst'] !== undefined ? positiveInt(flags['http.ratelimit.burst'], '--http.ratelimit.burst') : 2 * rate;
     out.rateLimit = { ratePerSecond: rate, burst };
   }
   return out;
@@ -90,7 +94,12 @@ export function registerRun(program: Command): void {
     .option('--datadir <dir>', 'data directory (default .xone/dev with --dev)')
     .option('--genesis <file>', 'geth-format genesis.json of the network')
     .option('--mine', 'seal blocks with --signer (implied by --dev unless --peer is given)')
-    .option('--peer <url>', 'follow this xOne node (its RPC base URL); repeatable', (url: string, all: string[]) => [...all, url], [] as string[])
+    .option(
+      '--peer <url>',
+      'follow this xOne node (its RPC base URL); repeatable',
+      (url: string, all: string[]) => [...all, url],
+      [] as string[],
+    )
     .option('--signer <file>', 'Clique signer key: a v3 keystore file (with --password) or a raw key file (mode 0600)')
     .option('--password <file>', 'file whose first line is the password of the --signer keystore')
     .option('--http.addr <addr>', 'JSON-RPC listen address', '127.0.0.1')
@@ -131,27 +140,27 @@ export function registerRun(program: Command): void {
       // A dev node with --peer follows a dev producer (same embedded genesis) instead of sealing its own blocks.
       const mine = Boolean(flags.mine || (flags.dev && flags.peer.length === 0));
       if (mine && !signerKey) throw new Error('--mine needs --signer <keyfile>');
-      const node = await XoneNode.start(
-        {
-          datadir,
-          genesis,
-          dev: Boolean(flags.dev),
-          ...(flags.peer.length ? { peers: flags.peer } : {}),
-          mine,
-          ...(signerKey ? { signerKey } : {}),
-          http: {
-            host: flags['http.addr'],
-            port: port(flags['http.port']),
-            ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
-          },
-          ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
-          rpc: rpcLimits(flags),
-          ...(flags['debug.logslowblock'] !== undefined ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') } : {}),
-          ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
-          ...(flags.recoveryWorkers !== undefined ? { recoveryWorkers: workerCount(flags.recoveryWorkers) } : {}),
+      const options: NodeOptions = {
+        datadir,
+        genesis,
+        dev: Boolean(flags.dev),
+        ...(flags.peer.length ? { peers: flags.peer } : {}),
+        mine,
+        ...(signerKey ? { signerKey } : {}),
+        http: {
+          host: flags['http.addr'],
+          port: port(flags['http.port']),
+          ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
         },
-        { logger },
-      );
+        ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
+        rpc: rpcLimits(flags),
+        ...(flags['debug.logslowblock'] !== undefined
+          ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') }
+          : {}),
+        ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
+        ...(flags.recoveryWorkers !== undefined ? { recoveryWorkers: workerCount(flags.recoveryWorkers) } : {}),
+      };
+      const node = await startNode(options, logger);
       node.lifecycle.handleSignals();
       if (flags.dev) printDevBanner(node.url, accounts);
       if (flags.peer.length) logger.info('following', { peers: flags.peer });
@@ -159,11 +168,39 @@ export function registerRun(program: Command): void {
     });
 }
 
+/**
+ * Starts the chain thread first, then loads the rest of the node (RPC, tx pool, the EVM behind eth_call) while the
+ * worker opens the store on another core: the two start-ups overlap instead of adding up (issue #5: answer RPC
+ * within 500 ms). A failed start closes the chain thread, so the process can exit with the error.
+ */
+async function startNode(options: NodeOptions, logger: Logger): Promise<XoneNode> {
+  const chain = startChainThread(options);
+  try {
+    const { XoneNode } = await import('../../node/node.ts');
+    return await XoneNode.start({ ...options, chain }, { logger });
+  } catch (err) {
+    await chain.thread.close().catch(() => undefined);
+    throw err;
+  }
+}
+
 function printDevBanner(url: string, accounts: { address: string; privateKey: string }[]): void {
-  const lines = ['', 'xOne TS dev chain (chain id 1337): development keys, never use them on a real network', '', 'Accounts (10,000 ETH each)'];
+  const lines = [
+    '',
+    'xOne TS dev chain (chain id 1337): development keys, never use them on a real network',
+    '',
+    'Accounts (10,000 ETH each)',
+  ];
   accounts.slice(0, 10).forEach((a, i) => lines.push(`(${i}) ${a.address}`));
   lines.push('', 'Private keys');
   accounts.slice(0, 10).forEach((a, i) => lines.push(`(${i}) ${a.privateKey}`));
-  lines.push('', `Mnemonic: test test test test test test test test test test test junk`, '', `JSON-RPC (HTTP and WebSocket): ${url.replace('http://', 'http://')}`, `WebSocket: ${url.replace('http://', 'ws://')}`, '');
+  lines.push(
+    '',
+    `Mnemonic: test test test test test test test test test test test junk`,
+    '',
+    `JSON-RPC (HTTP and WebSocket): ${url.replace('http://', 'http://')}`,
+    `WebSocket: ${url.replace('http://', 'ws://')}`,
+    '',
+  );
   process.stdout.write(lines.join('\n') + '\n');
 }
