@@ -28,7 +28,6 @@ import type { ChainThread } from './chain/chainThread.ts';
 import { chainBatch, startChainThread, type StartedChain } from './chainStart.ts';
 import { EthstatsFeed } from './ethstatsFeed.ts';
 import { Producer, type MiningMode } from './producer.ts';
-import { roundPhases } from './produce/phases.ts';
 import { StoreChainView, type ChainHead } from './rpc/chainView.ts';
 import { headerData } from './rpc/convert.ts';
 import { ChainEvents } from './rpc/events.ts';
@@ -239,14 +238,11 @@ export class XoneNode {
     if (ts < parent.timestamp + (period > 0n ? period : 1n)) ts = parent.timestamp + (period > 0n ? period : 1n);
     const next = forkAt(config, Number(parent.number + 1n), Number(ts));
     const baseFee = isForkActive(next, 'London') ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))) : undefined;
-    const started = performance.now();
     const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
-    const selected = performance.now();
+    const started = performance.now();
     const result = await this.chain.produce({ txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })), timestamp: ts, ...(devEdits ? { devEdits } : {}) });
-    const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
     this.adopt(result.head);
-    const adopted = performance.now();
     const m = this.deps.metrics;
     m.produceBlocks.inc();
     m.produceTxs.inc(result.head.txHashes.length);
@@ -257,9 +253,6 @@ export class XoneNode {
       txs: result.head.txHashes.length,
       gasUsed: Number(result.head.gasUsed),
       ms: Math.round(performance.now() - started),
-      // Where a block's time went: pool selection, the chain thread (its own split in `chain`), serving the new head.
-      split: { selectMs: Math.round(selected - started), chainMs: Math.round(produced - selected), adoptMs: Math.round(adopted - produced) },
-      chain: roundPhases(result.phases),
     });
   }
 
@@ -302,10 +295,7 @@ export class XoneNode {
     this.deps.metrics.headNumber.set(Number(header.number));
     this.deps.metrics.storeCommitSeconds.observe(t.commitMs / 1000);
     void this.refreshDurability();
-    // Receipts feed the log filters and the encoding cache; a block with an empty bloom has no logs to publish, so a
-    // follower's catch-up (prime false) reads none for it.
-    const wantReceipts = update.txHashes.length > 0 && (prime || header.logsBloom.some((b) => b !== 0));
-    const receipts = wantReceipts ? (this.chainView.getReceipts(update.hash) ?? []) : [];
+    const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];
     // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
     const block = prime && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);
