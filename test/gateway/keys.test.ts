@@ -3,27 +3,27 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../../gateway/adapters/node/cli.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
+import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { ADMIN_TOKEN, call, KEY_SECRET, post, startTestGateway, testConfig, type TestGateway } from './support/gateway.ts';
-import { ScriptChain, startScriptedUpstream, type ScriptedUpstream } from './support/scriptedUpstream.ts';
 
+// Two gateway instances sharing one real redis-server (key store, pub/sub revocation) in front of one core dev node.
 let redis: TestRedis;
-let up: ScriptedUpstream;
+let node: DevNode;
 let a: TestGateway;
 let b: TestGateway;
-const chain = new ScriptChain(10);
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
 
 beforeAll(async () => {
   redis = await startRedis();
-  up = await startScriptedUpstream((m, p) => chain.answer(m, p) ?? { result: null });
-  const cfg = testConfig({ upstreams: [up.url], redis: { url: redis.url, prefix: 'keys-test:' }, rateLimit: { backend: 'redis' } });
+  node = await startDevNode();
+  const cfg = testConfig({ upstreams: [node.url], redis: { url: redis.url, prefix: 'keys-test:' }, rateLimit: { backend: 'redis' } });
   a = await startTestGateway(cfg, { start: false });
   b = await startTestGateway(cfg, { start: false });
-});
+}, 90_000);
 afterAll(async () => {
   await a?.close();
   await b?.close();
-  await up?.stop();
+  await node?.stop();
   await redis?.stop();
 });
 
@@ -99,7 +99,7 @@ test('behavior: per-key IP and Origin allow-lists, expiry, method deny', async (
 });
 
 test('behavior: xone-gateway keys create / rotate against the same Redis (the CLI entry, in process)', async () => {
-  const env = { XONE_GATEWAY_REDIS_URL: redis.url, XONE_GATEWAY_KEY_SECRET: KEY_SECRET, XONE_GATEWAY_UPSTREAMS: up.url, XONE_GATEWAY_ADMIN_PORT: '0' };
+  const env = { XONE_GATEWAY_REDIS_URL: redis.url, XONE_GATEWAY_KEY_SECRET: KEY_SECRET, XONE_GATEWAY_UPSTREAMS: node.url, XONE_GATEWAY_ADMIN_PORT: '0' };
   const saved = { ...process.env };
   Object.assign(process.env, env);
   delete process.env.XONE_GATEWAY_CONFIG;

@@ -2,16 +2,16 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createNodeFetch } from '../../gateway/adapters/node/nodeFetch.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
+import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { ADMIN_TOKEN, call, post, startTestGateway, testConfig, type TestGateway } from './support/gateway.ts';
-import { ScriptChain, startScriptedUpstream, type ScriptedUpstream } from './support/scriptedUpstream.ts';
 
-// Two gateway instances share one real redis-server; A fails closed for keys, B falls back to a local bucket.
+// Two gateway instances share one real redis-server in front of one core dev node; A fails closed for keys, B falls
+// back to a local bucket.
 // The backend timeout is generous so a loaded test machine does not trip the fail modes during the count.
 let redis: TestRedis;
-let up: ScriptedUpstream;
+let node: DevNode;
 let a: TestGateway;
 let b: TestGateway;
-const chain = new ScriptChain(10);
 const RATE = 20;
 const BURST = 1000;
 // A keep-alive http.request client: lighter than fetch, so 2,000 requests stay quick on a loaded machine.
@@ -19,10 +19,10 @@ const fastFetch = createNodeFetch(256);
 
 beforeAll(async () => {
   redis = await startRedis();
-  up = await startScriptedUpstream((m, p) => chain.answer(m, p) ?? { result: null });
+  node = await startDevNode();
   const cfg = (failMode: string) =>
     testConfig({
-      upstreams: [up.url],
+      upstreams: [node.url],
       redis: { url: redis.url, prefix: 'rl-test:' },
       rateLimit: { backend: 'redis', failMode: { key: failMode, ip: 'open' }, backendTimeoutMs: 5_000 },
       tiers: { anonymous: { ratePerSec: 10, burst: 20, denyMethods: [] }, default: { ratePerSec: RATE, burst: BURST, denyMethods: [] } },
@@ -30,11 +30,11 @@ beforeAll(async () => {
     });
   a = await startTestGateway(cfg('closed'), { start: false });
   b = await startTestGateway(cfg('local'), { start: false });
-});
+}, 90_000);
 afterAll(async () => {
   await a?.close();
   await b?.close();
-  await up?.stop();
+  await node?.stop();
   await redis?.stop();
 });
 
@@ -83,7 +83,8 @@ test('behavior: two instances sharing Redis admit within ±2 % of the bucket mat
   // the bucket math (burst + rate × elapsed) is bounded by those instants, and the count must sit within ±2 % of it.
   const lower = BURST + (RATE * Math.max(0, lastAdmitted.sent - warmedUp)) / 1000;
   const upper = BURST + (RATE * (lastAdmitted.received - t0)) / 1000;
-  const report = JSON.stringify({ admitted, lower: Math.round(lower), upper: Math.round(upper) });
+  const failures = [await a.metricsText(), await b.metricsText()].map((t) => t.match(/^xone_gateway_ratelimit_backend_failures_total\{.*$/gm));
+  const report = JSON.stringify({ admitted, lower: Math.round(lower), upper: Math.round(upper), failures });
   expect(admitted, report).toBeGreaterThanOrEqual(lower * 0.98);
   expect(admitted, report).toBeLessThanOrEqual(upper * 1.02);
   expect(await a.metricsText()).not.toMatch(/xone_gateway_ratelimit_backend_failures_total\{/);

@@ -61,8 +61,9 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     remoteAddress: (c) => getConnInfo(c).remote.address,
   };
   if (config.redis.url) {
-    // The limiter applies its own (shorter) timeout; this one bounds key, head and cache commands.
-    const redis = createRedis(config.redis.url, { commandTimeoutMs: 2_000, onCommandError: () => metrics.redisError(), autoPipelining: true });
+    // The limiter applies its own timeout (usually shorter); this one bounds key, head and cache commands. It never
+    // undercuts the limiter's: a limiter command cut at 2 s while the limiter would wait longer is a false failure.
+    const redis = createRedis(config.redis.url, { commandTimeoutMs: Math.max(2_000, config.rateLimit.backendTimeoutMs), onCommandError: () => metrics.redisError(), autoPipelining: true });
     redisClients.push(redis);
     await waitReady(redis).catch(() => undefined);
     if (config.rateLimit.backend === 'redis') ports.sharedLimiter = new RedisLimiter(redis, config.redis.prefix);
