@@ -295,7 +295,10 @@ export class XoneNode {
     this.deps.metrics.headNumber.set(Number(header.number));
     this.deps.metrics.storeCommitSeconds.observe(t.commitMs / 1000);
     void this.refreshDurability();
-    const receipts = update.txHashes.length > 0 ? (this.chainView.getReceipts(update.hash) ?? []) : [];
+    // Receipts feed the log filters and the encoding cache; a block with an empty bloom has no logs to publish, so a
+    // follower's catch-up (prime false) reads none for it.
+    const wantReceipts = update.txHashes.length > 0 && (prime || header.logsBloom.some((b) => b !== 0));
+    const receipts = wantReceipts ? (this.chainView.getReceipts(update.hash) ?? []) : [];
     // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
     const block = prime && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);
