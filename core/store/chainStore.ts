@@ -25,6 +25,18 @@ import { toWriteError } from './writeErrors.ts';
 /** Extra writes a caller runs inside a block's savepoint or an unwind's transaction (execution state, change sets). */
 export type ExtraWrites = (db: BetterSqlite3.Database) => void;
 
+/**
+ * A writer that keeps part of a batch's writes in memory and writes them once per batch (the state layer: account
+ * rows and trie nodes, decision 0025). `blockAccepted` runs after a block's savepoint is released; `beforeCommit`
+ * runs inside the open transaction before the segment sync and COMMIT of `steady()` (so publication order is
+ * unchanged); `batchAborted` runs when the whole open batch was rolled back.
+ */
+export interface BatchHook {
+  blockAccepted(): void;
+  beforeCommit(db: BetterSqlite3.Database): void;
+  batchAborted(): void;
+}
+
 /** Counters of the work the store did, for benchmarks and metrics. */
 export interface StoreStats extends WriterStats {
   commits: number;
@@ -36,6 +48,7 @@ export class ChainStore extends ChainReader {
   /** What reconcile cut at this open. */
   readonly reconcileReport: ReconcileReport;
   private readonly events = new EventEmitter();
+  private readonly hooks: BatchHook[] = [];
   private readonly writes: BlockWrites;
   private pending = 0;
   private batchMark: WriterMark | undefined;
@@ -124,10 +137,20 @@ export class ChainStore extends ChainReader {
       this.undoBlock(mark);
       throw toWriteError(err, `block ${block.number}`);
     }
+    for (const h of this.hooks) h.blockAccepted();
     this.pending++;
     this.blocks++;
     if (this.pending >= Math.max(1, this.options.batch)) this.steady();
     else this.emitDurability();
+  }
+
+  /** Registers a batch hook (see `BatchHook`); returns the function that removes it. */
+  addBatchHook(hook: BatchHook): () => void {
+    this.hooks.push(hook);
+    return () => {
+      const i = this.hooks.indexOf(hook);
+      if (i >= 0) this.hooks.splice(i, 1);
+    };
   }
 
   /** Makes the open batch durable: one sync of the segment files written, then one COMMIT. No-op when durable. */
@@ -135,6 +158,7 @@ export class ChainStore extends ChainReader {
     this.assertOpen();
     if (!this.db.inTransaction) return;
     try {
+      for (const h of this.hooks) h.beforeCommit(this.db);
       this.writer.sync();
       this.deps.faults?.beforeCommit?.();
       this.db.exec('COMMIT');
@@ -252,6 +276,7 @@ export class ChainStore extends ChainReader {
   /** Abandons the whole open batch: SQLite rolls back, segment bytes of the batch are cut. */
   private abortBatch(): void {
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    for (const h of this.hooks) h.batchAborted();
     if (this.batchMark) this.writer.rollbackTo(this.batchMark);
     this.deps.logger.warn({ pending: this.pending }, 'batch aborted');
     this.pending = 0;

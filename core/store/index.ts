@@ -1,5 +1,5 @@
 /** Public surface of the chain store (core/store). See docs/store.md. */
-export { ChainStore, type ExtraWrites, type StoreStats } from './chainStore.ts';
+export { ChainStore, type BatchHook, type ExtraWrites, type StoreStats } from './chainStore.ts';
 export { openReadOnly, ReadOnlyChainStore } from './readOnly.ts';
 export { ChainReader } from './read/chainReader.ts';
 export { Deadline } from './read/deadline.ts';

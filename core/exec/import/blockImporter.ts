@@ -18,7 +18,7 @@ import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { decodeRlp } from '../../primitives/rlp.ts';
 import type { AllocAccount } from '../../state/alloc.ts';
 import { applyAlloc } from '../../state/alloc.ts';
-import { unwindState } from '../../state/store/history.ts';
+import { unwindStateAndTrie } from '../../state/store/trieAt.ts';
 import { StoreState } from '../../state/store/storeState.ts';
 import { StateRootComputer } from '../../state/stateRoot.ts';
 import type { ChainStore } from '../../store/index.ts';
@@ -102,6 +102,8 @@ export class BlockImporter {
   /** Opens on `store`, writing `genesis` (block and state) first when the store is empty; checks it otherwise. */
   static open(store: ChainStore, genesis: GenesisInput, options: BlockImporterOptions): BlockImporter {
     const state = new StoreState(store.db);
+    // Account rows and trie nodes written once per batch (decision 0025).
+    state.attach(store);
     const genesisHash = headerHash(genesis.header);
     const stored = store.getCanonicalHash(0);
     if (stored === undefined) {
@@ -152,7 +154,7 @@ export class BlockImporter {
    * the same durable transaction; then caches, the open trie and the head follow. Returns blocks removed.
    */
   unwindTo(number: number): number {
-    const removed = this.store.unwind(number, (db) => unwindState(db, number));
+    const removed = this.store.unwind(number, (db) => unwindStateAndTrie(db, this.state.nodes, number));
     this.state.clearCache();
     const row = this.store.getHeaderByNumber(number);
     if (row === undefined) throw new XoneError('STORE_NO_HEAD', `no canonical header at ${number} after unwind`);

@@ -1,7 +1,7 @@
 /**
  * eth_getProof from the stored trie nodes: the account proof at the state root of a block, and storage proofs in
  * the account's storage trie. Nodes are content-addressed and never deleted, so any block whose root is recorded
- * in `state_roots` can be proven (EIP-1186).
+ * in `state_roots` can be proven (EIP-1186); a block whose nodes were not kept is rebuilt first (`trieAt.ts`).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { bytesToBigInt, padLeft } from '../../primitives/hex.ts';
@@ -10,6 +10,7 @@ import { SecureTrie, type TrieNodeStore } from '../../trie/index.ts';
 import { decodeAccount, EMPTY_ACCOUNT } from '../account.ts';
 import { StateError } from '../errors.ts';
 import { stateRootAt } from './history.ts';
+import { trieAtBlock } from './trieAt.ts';
 
 /** One storage proof. */
 export interface StorageProof {
@@ -50,7 +51,8 @@ export function getProof(db: BetterSqlite3.Database, number: number, address: Ui
   const root = stateRootAt(db, number);
   if (root === undefined)
     throw new StateError('STATE_UNAVAILABLE', `state at block ${number} is not available (pruned or not yet imported)`, { number });
-  const nodes = new ReadOnlyNodeStore(db);
+  // A block inside a follower's batch kept no nodes of its own (decision 0025): rebuilt from a later stored root.
+  const { nodes } = trieAtBlock(db, new ReadOnlyNodeStore(db), number, root);
   const accounts = new SecureTrie(nodes, root);
   const leaf = accounts.get(address);
   const account = leaf === undefined ? EMPTY_ACCOUNT : decodeAccount(leaf);

@@ -18,6 +18,17 @@ const ACCOUNT_CACHE_LIMIT = 500_000;
 /** Storage values kept between blocks (a token's balance slots recur); cleared wholesale past this many slots. */
 const SLOT_CACHE_LIMIT = 1_000_000;
 
+/**
+ * Buffered trie nodes or account rows past which an accepted block writes the batch so far (memory bound of a long
+ * batch: ~64k nodes of ~150-500 bytes each).
+ */
+const BATCH_FLUSH_ITEMS = 65_536;
+
+/** The chain store's batch seam as this class needs it (`ChainStore.addBatchHook`; see `attach`). */
+export interface BatchSource {
+  addBatchHook(hook: { blockAccepted(): void; beforeCommit(db: BetterSqlite3.Database): void; batchAborted(): void }): () => void;
+}
+
 /** A cached account row: decoded value and its stored RLP (the change set records the RLP). */
 type CachedAccount = { account: AccountState; rlp: Uint8Array } | null;
 
@@ -33,6 +44,16 @@ export class StoreState implements StateBackend {
   /** Multi-row writers for the two tables a block writes a row per touched account into. */
   private readonly accountRows: ChunkedInsert;
   private readonly accountChangeRows: ChunkedInsert;
+  /**
+   * Deferred writes (decision 0025, after `attach`): account rows of the block being committed (`staged`, dropped if
+   * the block is rejected) and of the accepted blocks of the open batch (`batch`), written once per batch with the
+   * trie nodes reachable from the last accepted root. null = delete the row.
+   */
+  private deferred = false;
+  private readonly staged = new Map<string, CachedAccount>();
+  private readonly batch = new Map<string, CachedAccount>();
+  private stagedRoot: Uint8Array | undefined;
+  private acceptedRoot: Uint8Array | undefined;
   private readonly s: {
     account: Stmt<[Uint8Array], Uint8Array>;
     storage: Stmt<[Uint8Array, Uint8Array], { value: Uint8Array }>;
@@ -76,7 +97,7 @@ export class StoreState implements StateBackend {
   }
 
   private cachedAccount(address: Uint8Array, key: string): CachedAccount {
-    const hit = this.accounts.get(key);
+    const hit = this.accounts.get(key) ?? this.staged.get(key) ?? this.batch.get(key);
     if (hit !== undefined) return hit;
     const row = this.s.account.get(address);
     const entry: CachedAccount = row === undefined ? null : { account: decodeAccount(row), rlp: new Uint8Array(row) };
@@ -94,6 +115,8 @@ export class StoreState implements StateBackend {
    * block's transaction was rolled back after `commitBlock` ran (a failed COMMIT).
    */
   clearCache(): void {
+    this.staged.clear();
+    this.stagedRoot = undefined;
     this.accounts.clear();
     this.slots.clear();
     this.slotCount = 0;
@@ -139,9 +162,64 @@ export class StoreState implements StateBackend {
     storageRoots: ReadonlyMap<string, Uint8Array>,
     encoded?: ReadonlyMap<string, EncodedAccount>,
   ): void {
+    // A staged block never accepted was rejected (its importer also clears the cache): drop it before reading.
+    this.staged.clear();
     this.recordChangeSet(number, changes);
-    this.applyChanges(changes, storageRoots, encoded);
+    this.writeChanges(changes, storageRoots, encoded, this.deferred);
+    if (this.deferred) this.stagedRoot = root;
     this.s.putRoot.run(number, root);
+  }
+
+  /**
+   * Defers account rows and trie nodes to once per batch of `store` (decision 0025): a block's rows are staged in
+   * `commitBlock`, join the batch when the store accepts the block, and are written (with the trie nodes reachable
+   * from the last accepted root) before the batch's COMMIT, or earlier when the batch grows past a memory bound.
+   * Returns the function that detaches (after writing nothing: call it between batches).
+   */
+  attach(store: BatchSource): () => void {
+    this.deferred = true;
+    const off = store.addBatchHook({
+      blockAccepted: () => this.blockAccepted(),
+      beforeCommit: () => this.writeBatch(),
+      batchAborted: () => this.batchAborted(),
+    });
+    return () => {
+      off();
+      this.deferred = false;
+    };
+  }
+
+  private blockAccepted(): void {
+    if (this.stagedRoot === undefined) return;
+    for (const [key, entry] of this.staged) this.batch.set(key, entry);
+    this.staged.clear();
+    this.acceptedRoot = this.stagedRoot;
+    this.stagedRoot = undefined;
+    // Inside the batch transaction, outside any block savepoint: these rows survive a later block's rollback.
+    if (this.db.inTransaction && (this.nodes.pendingCount >= BATCH_FLUSH_ITEMS || this.batch.size >= BATCH_FLUSH_ITEMS)) this.writeBatch();
+  }
+
+  /** Writes the batch's account rows and the trie nodes of its last accepted root; runs inside the open transaction. */
+  private writeBatch(): void {
+    this.staged.clear();
+    this.stagedRoot = undefined;
+    for (const [key, entry] of this.batch) {
+      if (entry === null) this.s.delAccount.run(bytesOfKey(key));
+      else this.accountRows.add(bytesOfKey(key), entry.rlp);
+    }
+    this.accountRows.flush();
+    this.batch.clear();
+    if (this.acceptedRoot !== undefined) this.nodes.flushReachable(this.acceptedRoot);
+    this.nodes.dropPending();
+    this.acceptedRoot = undefined;
+  }
+
+  /** The store rolled the whole open batch back: its buffered rows and nodes are gone with it. */
+  private batchAborted(): void {
+    this.batch.clear();
+    this.acceptedRoot = undefined;
+    this.nodes.dropPending();
+    this.clearCache();
   }
 
   /** Records, for every key the block writes, the value it had before (first writer of a block wins). */
@@ -172,6 +250,16 @@ export class StoreState implements StateBackend {
    * the root computation's account records and RLPs (`RootUpdate.encoded`), stored as they are.
    */
   applyChanges(changes: StateChanges, storageRoots: ReadonlyMap<string, Uint8Array>, encoded?: ReadonlyMap<string, EncodedAccount>): void {
+    this.writeChanges(changes, storageRoots, encoded, false);
+  }
+
+  /** `applyChanges`; with `defer`, account rows are staged and trie nodes stay buffered (see `attach`). */
+  private writeChanges(
+    changes: StateChanges,
+    storageRoots: ReadonlyMap<string, Uint8Array>,
+    encoded: ReadonlyMap<string, EncodedAccount> | undefined,
+    defer: boolean,
+  ): void {
     for (const addrKey of changes.storageCleared) {
       this.s.clearStorage.run(bytesOfKey(addrKey));
       this.slotCount -= this.slots.get(addrKey)?.size ?? 0;
@@ -189,39 +277,42 @@ export class StoreState implements StateBackend {
     for (const [addrKey, account] of changes.accounts) {
       written.add(addrKey);
       if (account === null) {
-        this.s.delAccount.run(bytesOfKey(addrKey));
+        if (defer) this.staged.set(addrKey, null);
+        else this.s.delAccount.run(bytesOfKey(addrKey));
         this.remember(addrKey, null);
         continue;
       }
       const done = encoded?.get(addrKey);
       if (done !== undefined) {
-        this.putEncodedRow(addrKey, done);
+        this.putEncodedRow(addrKey, done, defer);
         continue;
       }
       const root = storageRoots.get(addrKey);
-      this.putAccountRow(addrKey, root === undefined ? account : { ...account, storageRoot: root });
+      this.putAccountRow(addrKey, root === undefined ? account : { ...account, storageRoot: root }, defer);
     }
     for (const [addrKey, root] of storageRoots) {
       if (written.has(addrKey)) continue;
       const done = encoded?.get(addrKey);
       if (done !== undefined) {
-        this.putEncodedRow(addrKey, done);
+        this.putEncodedRow(addrKey, done, defer);
         continue;
       }
       const current = this.getAccount(bytesOfKey(addrKey));
-      if (current !== undefined) this.putAccountRow(addrKey, { ...current, storageRoot: root });
+      if (current !== undefined) this.putAccountRow(addrKey, { ...current, storageRoot: root }, defer);
     }
-    this.accountRows.flush();
     for (const [hashKey, code] of changes.code) this.s.putCode.run(bytesOfKey(hashKey), code);
+    if (defer) return;
+    this.accountRows.flush();
     this.nodes.flush();
   }
 
-  private putAccountRow(addrKey: string, account: AccountState): void {
-    this.putEncodedRow(addrKey, { account, rlp: encodeAccount(account) });
+  private putAccountRow(addrKey: string, account: AccountState, defer: boolean): void {
+    this.putEncodedRow(addrKey, { account, rlp: encodeAccount(account) }, defer);
   }
 
-  private putEncodedRow(addrKey: string, entry: EncodedAccount): void {
-    this.accountRows.add(bytesOfKey(addrKey), entry.rlp);
+  private putEncodedRow(addrKey: string, entry: EncodedAccount, defer: boolean): void {
+    if (defer) this.staged.set(addrKey, entry);
+    else this.accountRows.add(bytesOfKey(addrKey), entry.rlp);
     this.remember(addrKey, entry);
   }
 
