@@ -7,6 +7,7 @@ import { NobleBN254 } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import type { Fork } from '../chain/forks.ts';
 import type { JournaledState } from '../state/journaledState.ts';
+import { keccak256 } from '../primitives/keccak.ts';
 import { commonFor } from './hardfork.ts';
 import { enableFastInterpreter } from './evm/fastInterpreter.ts';
 import { EvmStateManager } from './evmStateManager.ts';
@@ -44,7 +45,11 @@ export class EvmHost {
       putBlock: async () => {},
       shallowCopy: () => blockchain,
     };
-    this.evm = new EVM({ common: commonFor(chainId, fork), stateManager: this.stateManager, blockchain, bn254: new NobleBN254() });
+    const common = commonFor(chainId, fork);
+    // KECCAK256 through our hash-wasm keccak (decision 0003) instead of the library's @noble/hashes default.
+    common.customCrypto.keccak256 ??= keccak256;
+    this.evm = new EVM({ common, stateManager: this.stateManager, blockchain, bn254: new NobleBN254() });
+    // Decision 0020: the library's loop and frame runner cost more than the opcodes on contract calls.
     enableFastInterpreter(this.evm);
     this.precompiles = new Set(this.evm.precompiles.keys());
   }

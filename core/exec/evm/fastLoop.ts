@@ -1,0 +1,80 @@
+/**
+ * The interpreter's main loop without a promise per opcode (decision 0020). The library's `Interpreter.run` awaits
+ * an async `runStep` for every opcode; this loop awaits only the handlers that are async (dynamic gas, state
+ * access), and takes the jump-destination analysis from a per-EVM cache keyed by the code array. The opcode and
+ * gas handlers are the library's own, called in the same order as `runStep` calls them.
+ */
+import { EVMError } from '@ethereumjs/evm';
+import type { InterpreterInternals, JumpAnalysis, OpcodeEntry, RunResult, RunState } from './internals.ts';
+
+const STOP = EVMError.errorMessages.STOP;
+const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS;
+const INVALID_OPCODE = EVMError.errorMessages.INVALID_OPCODE;
+
+function isEvmError(e: unknown): e is { error?: string } {
+  return typeof e === 'object' && e !== null && (e as { errorType?: string }).errorType === 'EVMError';
+}
+
+/** Whether the fast loop may run this frame; everything else keeps the library's loop. */
+export function fastLoopApplies(interp: InterpreterInternals, code: Uint8Array, opts: { pc?: number }): boolean {
+  const evm = interp._evm;
+  return !(
+    code[0] === 0xef || // EOF container (or the 0xEF invalid-opcode path the library handles)
+    opts.pc !== undefined ||
+    evm.DEBUG ||
+    evm._optsCached.profiler?.enabled === true ||
+    evm.events.listenerCount('step') > 0 ||
+    (interp._runState.env.chargeCodeAccesses === true && (interp.common.isActivatedEIP(6800) || interp.common.isActivatedEIP(7864)))
+  );
+}
+
+/** Runs `code` in `interp` to the end of the frame; same result shape as `Interpreter.run`. */
+export async function fastRun(
+  interp: InterpreterInternals,
+  code: Uint8Array,
+  cache: WeakMap<Uint8Array, JumpAnalysis>,
+  consume7928: (rs: RunState) => void,
+): Promise<RunResult> {
+  const rs = interp._runState;
+  const common = interp.common;
+  rs.code = code;
+  let analysis = cache.get(code);
+  if (analysis === undefined) {
+    analysis = interp._getValidJumpDestinations(code);
+    cache.set(code, analysis);
+  }
+  rs.validJumps = analysis.jumps;
+  rs.cachedPushes = analysis.pushes;
+  rs.shouldDoJumpAnalysis = false;
+  const ops = analysis.opcodesCached;
+  const length = code.length;
+  let err: unknown;
+  while (rs.programCounter < length) {
+    const entry = ops[rs.programCounter] as OpcodeEntry;
+    const info = entry.opcodeInfo;
+    rs.opCode = info.code;
+    try {
+      let gas = info.feeBigInt;
+      if (info.dynamicGas) gas = await entry.gasHandler(rs, gas, common);
+      if (info.isInvalid) throw new EVMError(INVALID_OPCODE);
+      rs.gasLeft -= gas;
+      // useGas(0) on a negative balance zeroes it and throws OUT_OF_GAS, exactly as the library's useGas would.
+      if (rs.gasLeft < 0n) interp.useGas(0n, info);
+      rs.programCounter++;
+      if (rs.eip7928PostTargetCallOog !== undefined) consume7928(rs);
+      if (info.isAsync) await entry.opHandler(rs, common);
+      else entry.opHandler(rs, common);
+      rs.env.accessWitness?.commit();
+    } catch (e) {
+      rs.env.accessWitness?.revert();
+      if (!isEvmError(e)) throw e;
+      if (e.error !== STOP) err = e;
+      break;
+    }
+  }
+  if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
+    rs.gasLeft = 0n;
+    err = new EVMError(OUT_OF_GAS);
+  }
+  return { runState: rs, exceptionError: err };
+}
