@@ -28,6 +28,7 @@ import type { ChainThread } from './chain/chainThread.ts';
 import { chainBatch, startChainThread, type StartedChain } from './chainStart.ts';
 import { EthstatsFeed } from './ethstatsFeed.ts';
 import { Producer, type MiningMode } from './producer.ts';
+import { roundPhases } from './produce/phases.ts';
 import { StoreChainView, type ChainHead } from './rpc/chainView.ts';
 import { headerData } from './rpc/convert.ts';
 import { ChainEvents } from './rpc/events.ts';
@@ -238,11 +239,14 @@ export class XoneNode {
     if (ts < parent.timestamp + (period > 0n ? period : 1n)) ts = parent.timestamp + (period > 0n ? period : 1n);
     const next = forkAt(config, Number(parent.number + 1n), Number(ts));
     const baseFee = isForkActive(next, 'London') ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))) : undefined;
-    const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
     const started = performance.now();
+    const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
+    const selected = performance.now();
     const result = await this.chain.produce({ txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })), timestamp: ts, ...(devEdits ? { devEdits } : {}) });
+    const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
     this.adopt(result.head);
+    const adopted = performance.now();
     const m = this.deps.metrics;
     m.produceBlocks.inc();
     m.produceTxs.inc(result.head.txHashes.length);
@@ -253,6 +257,9 @@ export class XoneNode {
       txs: result.head.txHashes.length,
       gasUsed: Number(result.head.gasUsed),
       ms: Math.round(performance.now() - started),
+      // Where a block's time went: pool selection, the chain thread (its own split in `chain`), serving the new head.
+      split: { selectMs: Math.round(selected - started), chainMs: Math.round(produced - selected), adoptMs: Math.round(adopted - produced) },
+      chain: roundPhases(result.phases),
     });
   }
 
