@@ -6,9 +6,10 @@
  * RSS at steady state (/proc/PID/status), and p50/p99 of eth_blockNumber and eth_getBalance sent to it while it
  * imports; compares with the issue's anchors as ratios. JSON on stdout, one summary line on stderr.
  *
- * Options: `--quick` (8 blocks instead of 64), `--blocks N`, `--recovery-workers A[,B...]` (one follower run per
- * value, same producer; default: the node's own default), `--rebuild` (ignore the cached chain).
- * Datadirs live on the repo's disk (.xone/bench/follow): /tmp may be tmpfs, where fsync is free.
+ * Options: `--quick` (8 blocks instead of 48), `--blocks N` (at most 56: full blocks raise the base fee 12.5% each,
+ * past the workload's 1,000 gwei fee cap at block 59), `--recovery-workers A[,B...]` (one follower run per value,
+ * same producer; default: the node's own default), `--rebuild` (ignore the cached chain). Datadirs live on the repo's
+ * disk (.xone/bench/follow, or BENCH_FOLLOW_DIR): /tmp may be tmpfs, where fsync is free.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,9 +26,9 @@ const flag = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = args.includes('--quick');
-const blocks = Number(flag('--blocks') ?? (quick ? 8 : 64));
+const blocks = Number(flag('--blocks') ?? (quick ? 8 : 48));
 const workerRuns: (number | undefined)[] = flag('--recovery-workers')?.split(',').map(Number) ?? [undefined];
-if (!Number.isInteger(blocks) || blocks < 1) throw new Error(`--blocks must be a positive integer, got ${flag('--blocks')}`);
+if (!Number.isInteger(blocks) || blocks < 1 || blocks > 56) throw new Error(`--blocks must be an integer 1..56, got ${flag('--blocks')}`);
 if (workerRuns.some((w) => w !== undefined && (!Number.isInteger(w) || w < 0))) throw new Error(`--recovery-workers takes integers >= 0, got ${flag('--recovery-workers')}`);
 
 /** The issue's anchors (seeds) and targets; peers are quoted, not run here. */
@@ -35,7 +36,7 @@ const ANCHORS = { gethXdcTxPerSec: 12_521, pythonTxPerSec: [1_833, 2_057], pytho
 const TARGETS = { txPerSec: 12_521, longestStallMs: 50, rpcP99Ms: 10, rssMb: 150 };
 
 const log = (m: string): void => void process.stderr.write(`bench:follow: ${m}\n`);
-const root = join(import.meta.dirname, '..', '..', '.xone', 'bench', 'follow');
+const root = process.env.BENCH_FOLLOW_DIR ?? join(import.meta.dirname, '..', '..', '.xone', 'bench', 'follow');
 mkdirSync(root, { recursive: true });
 const loadBefore = loadAverage();
 const chain = await prebuiltChain(root, blocks, args.includes('--rebuild'), log);
