@@ -8,7 +8,8 @@ import { RPC_ERRORS, RpcError, type RpcErrorName, methodNotFound, toWireError, t
 import { encodeJson, errorResponse, exceedsDepth, resultResponse } from './json.ts';
 import { type RpcOptions } from './options.ts';
 import { ParamError } from './params.ts';
-import { type CallContext, type MethodSpec, type MethodTable, type RpcConnection } from './registry.ts';
+import { CallScope } from './callScope.ts';
+import { type MethodSpec, type MethodTable, type RpcConnection } from './registry.ts';
 import { type TokenBuckets } from './limits/tokenBucket.ts';
 
 /** Where a request came from. */
@@ -99,15 +100,15 @@ export class Dispatcher {
       return { body: errorResponse(null, tableError('PARSE_ERROR')), status: 200 };
     }
     if (Array.isArray(msg)) return this.batch(msg, meta);
-    const limited = this.rateLimit(meta, 1, () => classifyId(msg), false);
+    const limited = this.deps.limiter ? this.rateLimit(meta, 1, () => classifyId(msg), false) : null;
     if (limited) return limited;
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(), this.opts.callTimeoutMs);
+    const scope = this.scope(meta);
     try {
-      const body = await this.one(msg, this.context(ctl.signal, meta));
+      const out = this.one(msg, scope);
+      const body = typeof out === 'object' && out !== null ? await out : out;
       return { body, status: 200 };
     } finally {
-      clearTimeout(timer);
+      scope.dispose();
     }
   }
 
@@ -118,14 +119,8 @@ export class Dispatcher {
     return { body: batch ? '[' + err + ']' : err, status: 429, retryAfter: r.retryAfterSeconds };
   }
 
-  private context(signal: AbortSignal, meta: RequestMeta): CallContext {
-    return {
-      signal,
-      deadline: Date.now() + this.opts.callTimeoutMs,
-      clientIp: meta.clientIp,
-      transport: meta.transport,
-      connection: meta.connection,
-    };
+  private scope(meta: RequestMeta): CallScope {
+    return new CallScope(Date.now() + this.opts.callTimeoutMs, meta.clientIp, meta.transport, meta.connection);
   }
 
   private async batch(msgs: unknown[], meta: RequestMeta): Promise<DispatchResult> {
@@ -134,16 +129,15 @@ export class Dispatcher {
       return { body: '[' + errorResponse(firstCallId(msgs), tableError('BATCH_TOO_LARGE')) + ']', status: 200 };
     const limited = this.rateLimit(meta, msgs.length, () => firstCallId(msgs), true);
     if (limited) return limited;
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(), this.opts.callTimeoutMs);
-    const ctx = this.context(ctl.signal, meta);
+    const ctx = this.scope(meta);
     const parts: string[] = [];
     let bytes = 0;
     try {
       for (let i = 0; i < msgs.length; i++) {
-        if (ctl.signal.aborted || bytes > this.opts.batchResponseMaxBytes) {
+        const expired = ctx.expired;
+        if (expired || bytes > this.opts.batchResponseMaxBytes) {
           // geth: once the deadline or the response budget is gone, every remaining call gets that error.
-          const err = tableError(ctl.signal.aborted ? 'TIMEOUT' : 'RESPONSE_TOO_LARGE');
+          const err = tableError(expired ? 'TIMEOUT' : 'RESPONSE_TOO_LARGE');
           for (let j = i; j < msgs.length; j++) {
             const c = classify(msgs[j]);
             if (c.kind === 'call') parts.push(errorResponse(c.id, err));
@@ -158,13 +152,13 @@ export class Dispatcher {
         }
       }
     } finally {
-      clearTimeout(timer);
+      ctx.dispose();
     }
     return { body: parts.length > 0 ? '[' + parts.join(',') + ']' : null, status: 200 };
   }
 
   /** One message → its answer text, or null for notifications and responses. */
-  private one(msg: unknown, ctx: CallContext): string | null | Promise<string | null> {
+  private one(msg: unknown, ctx: CallScope): string | null | Promise<string | null> {
     const c = classify(msg);
     if (c.kind === 'response') return null;
     if (c.kind === 'invalid') return errorResponse(c.id, tableError('INVALID_REQUEST'));
@@ -191,10 +185,10 @@ export class Dispatcher {
     return errorResponse(id, w);
   }
 
-  private invoke(name: string, params: unknown, ctx: CallContext): unknown {
+  private invoke(name: string, params: unknown, ctx: CallScope): unknown {
     const spec = this.methods.get(name);
     if (!spec) throw methodNotFound(name);
-    if (ctx.signal.aborted) throw new RpcError('TIMEOUT');
+    if (ctx.expired) throw new RpcError('TIMEOUT');
     if (spec.expensive && this.deps.shed?.()) throw new RpcError('LIMIT_EXCEEDED', 'limit exceeded: node is shedding load');
     return spec.run(params, ctx);
   }

@@ -3,15 +3,16 @@
  * the dispatcher, serves them over HTTP (Hono on @hono/node-server) and WebSocket (ws, same port), and feeds chain
  * events to filters and subscriptions. Nothing listens until start(); close() undoes start() in reverse order.
  */
-import { createAdaptorServer } from '@hono/node-server';
-import { type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { BlockResolver } from './blocks.ts';
 import { EncodingCache } from './cache.ts';
 import { Dispatcher } from './dispatch.ts';
 import { FilterManager } from './filters.ts';
 import { chainHealth } from './health.ts';
-import { createHttpApp, type HttpRoutes } from './http.ts';
+import { createHttpApp, ownPostRoutes, type HttpRoutes } from './http.ts';
+import { rpcPostListener } from './httpPost.ts';
 import { type RpcDeps } from './interface.ts';
 import { type BlockData, type ReceiptData } from './encode/types.ts';
 import { primeEncodings } from './prime.ts';
@@ -78,7 +79,10 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps, ext
         },
       });
       services.filters.start();
-      const server = createAdaptorServer({ fetch: app.fetch, hostname: opts.host }) as Server;
+      // Without CORS, JSON-RPC POSTs are answered on node:http directly; everything else goes through Hono.
+      const fast = opts.corsOrigins.length === 0;
+      const hono = getRequestListener(app.fetch, { hostname: opts.host });
+      const server = createServer(fast ? rpcPostListener(opts, dispatcher, hono, ownPostRoutes(app)) : hono);
       // Bound slow clients (slowloris, half-sent bodies): headers within 10 s, the whole request within 30 s.
       server.headersTimeout = 10_000;
       server.requestTimeout = 30_000;

@@ -1,0 +1,82 @@
+/**
+ * JSON-RPC over HTTP POST, on Node's own request and response objects. geth's HTTP rules: 415 for a non-JSON content
+ * type, 413 for an oversized body (the connection is closed), an empty 200 when every message was a notification.
+ * The Hono app (http.ts) routes through `answerPost` too; `rpcPostListener` serves the POSTs straight from
+ * node:http, ahead of Hono, because building Hono's Request/Context/Response per call cost more than the rest of an
+ * eth_blockNumber answer (docs/decisions/0026-rpc-post-fast-path.md).
+ */
+import { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { readBody } from './body.ts';
+import { type Dispatcher } from './dispatch.ts';
+import { RPC_ERRORS } from './errors.ts';
+import { errorResponse } from './json.ts';
+import { type RpcOptions } from './options.ts';
+
+const JSON_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
+const JSON_TYPE = 'application/json';
+/** Answers above this go out as one Buffer (a big string with Content-Length is concatenated with the headers). */
+const LARGE_BODY = 64 * 1024;
+
+/** The HTTP answer to one POST. */
+export interface PostAnswer {
+  status: number;
+  body: string | Buffer;
+  retryAfter?: number;
+  /** Close the connection after answering (the rest of an oversized body is not read). */
+  close?: boolean;
+}
+
+const tableBody = (name: 'BODY_TOO_LARGE' | 'BAD_CONTENT_TYPE' | 'INVALID_REQUEST', message?: string): string =>
+  errorResponse(null, { code: RPC_ERRORS[name].code, message: message ?? RPC_ERRORS[name].message });
+
+/** True when the Content-Type (absent = JSON, as geth) is one of the JSON types geth accepts. */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined || header === JSON_TYPE) return true;
+  return JSON_TYPES.has(header.split(';')[0].trim().toLowerCase());
+}
+
+/** Reads the body of `incoming` and dispatches it. Never throws. */
+export async function answerPost(contentType: string | undefined, incoming: IncomingMessage, opts: RpcOptions, dispatcher: Dispatcher): Promise<PostAnswer> {
+  if (!isJsonContentType(contentType)) return { status: 415, body: tableBody('BAD_CONTENT_TYPE') };
+  const body = await readBody(incoming, opts.maxBodyBytes);
+  if (!body.ok) {
+    if (body.reason === 'too-large') return { status: 413, body: tableBody('BODY_TOO_LARGE', `content length too large (>${opts.maxBodyBytes})`), close: true };
+    return { status: 400, body: tableBody('INVALID_REQUEST'), close: true };
+  }
+  const r = await dispatcher.handle(body.text, { clientIp: incoming.socket.remoteAddress ?? '', transport: 'http' });
+  const text = r.body ?? '';
+  return { status: r.status, body: text.length > LARGE_BODY ? Buffer.from(text, 'utf8') : text, ...(r.retryAfter !== undefined ? { retryAfter: r.retryAfter } : {}) };
+}
+
+/** Response headers of an answer (Content-Length set, so Node writes headers and a small body in one write). */
+export function answerHeaders(a: PostAnswer): Record<string, string> {
+  const length = typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length;
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'content-length': String(length) };
+  if (a.retryAfter !== undefined) headers['retry-after'] = String(a.retryAfter);
+  if (a.close) headers.connection = 'close';
+  return headers;
+}
+
+/**
+ * A node:http listener that answers JSON-RPC POSTs itself and hands every other request (GET /health, /metrics,
+ * POSTs to `handledElsewhere` paths, 405s) to `fallback` (the Hono app's listener).
+ */
+export function rpcPostListener(opts: RpcOptions, dispatcher: Dispatcher, fallback: RequestListener, handledElsewhere: (path: string) => boolean): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || handledElsewhere(req.url ?? '/')) {
+      void fallback(req, res);
+      return;
+    }
+    answerPost(req.headers['content-type'], req, opts, dispatcher).then(
+      (a) => {
+        res.writeHead(a.status, answerHeaders(a));
+        res.end(a.body);
+      },
+      () => {
+        // answerPost does not throw; a failure here is a bug, still answered as JSON-RPC -32603.
+        res.writeHead(500, { 'content-type': JSON_TYPE });
+        res.end(errorResponse(null, { code: RPC_ERRORS.INTERNAL.code, message: RPC_ERRORS.INTERNAL.message }));
+      },
+    );
+  };
+}
