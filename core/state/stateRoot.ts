@@ -3,7 +3,11 @@
  * only the paths it touched (plus the storage tries of accounts whose slots changed). Nodes hashed on the way are
  * committed to the node store, so any committed root can be reopened (eth_getProof, restarts).
  */
+import { keccak256 } from '../primitives/keccak.ts';
 import { SecureTrie, type TrieNodeStore } from '../trie/index.ts';
+
+/** Hashed account keys kept between blocks; cleared wholesale past this many. */
+const HASHED_KEY_LIMIT = 200_000;
 import { EMPTY_TRIE_ROOT, encodeAccount, type AccountState } from './account.ts';
 import type { StateChanges } from './interface.ts';
 import { bytesOfKey } from './keys.ts';
@@ -31,6 +35,7 @@ export interface EncodedAccount {
 export class StateRootComputer {
   private trie: SecureTrie;
   private committedRoot: Uint8Array;
+  private readonly hashedKeys = new Map<string, Uint8Array>();
 
   constructor(
     private readonly nodes: TrieNodeStore,
@@ -57,7 +62,7 @@ export class StateRootComputer {
       const account = changes.accounts.has(addrKey) ? (changes.accounts.get(addrKey) as AccountState | null) : current(addrKey);
       const address = bytesOfKey(addrKey);
       if (account === null) {
-        this.trie.delete(address);
+        this.trie.trie.delete(this.hashedKey(addrKey, address));
         continue;
       }
       let storageRoot = account.storageRoot;
@@ -73,11 +78,22 @@ export class StateRootComputer {
       const record = storageRoot === account.storageRoot ? account : { ...account, storageRoot };
       const rlp = encodeAccount(record);
       encoded.set(addrKey, { account: record, rlp });
-      this.trie.put(address, rlp);
+      this.trie.trie.put(this.hashedKey(addrKey, address), rlp);
     }
     const root = this.trie.commit();
     this.committedRoot = root;
     return { root, storageRoots, encoded };
+  }
+
+  /** keccak256(address), remembered per address key: senders recur block after block. */
+  private hashedKey(addrKey: string, address: Uint8Array): Uint8Array {
+    let hashed = this.hashedKeys.get(addrKey);
+    if (hashed === undefined) {
+      if (this.hashedKeys.size >= HASHED_KEY_LIMIT) this.hashedKeys.clear();
+      hashed = keccak256(address);
+      this.hashedKeys.set(addrKey, hashed);
+    }
+    return hashed;
   }
 
   /** Drops uncommitted work and reopens the trie at `root` (after a rejected block). */

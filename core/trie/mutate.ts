@@ -41,7 +41,16 @@ export function insertNode(node: TrieNode | undefined, path: Uint8Array, value: 
     }
     case 'ext': {
       const cp = commonPrefixLength(n.path, path);
-      if (cp === n.path.length) return { kind: 'ext', path: n.path, child: insertNode(n.child, path.subarray(cp), value, resolve) };
+      if (cp === n.path.length) {
+        const child = insertNode(n.child, path.subarray(cp), value, resolve);
+        // A node without a cached reference was created since the last hash and is reachable only from the current
+        // root: update it in place instead of copying (thousands of inserts per block go through the same top nodes).
+        if (n.ref === undefined) {
+          n.child = child;
+          return n;
+        }
+        return { kind: 'ext', path: n.path, child };
+      }
       const branch = emptyBranch();
       const extRest = n.path.subarray(cp + 1);
       branch.children[n.path[cp]] = extRest.length === 0 ? n.child : { kind: 'ext', path: extRest, child: n.child };
@@ -49,6 +58,11 @@ export function insertNode(node: TrieNode | undefined, path: Uint8Array, value: 
       return cp > 0 ? { kind: 'ext', path: path.subarray(0, cp), child: branch } : branch;
     }
     case 'branch': {
+      if (n.ref === undefined) {
+        if (path.length === 0) n.value = value;
+        else n.children[path[0]] = insertNode(n.children[path[0]], path.subarray(1), value, resolve);
+        return n;
+      }
       const copy: BranchNode = { kind: 'branch', children: n.children.slice(), value: n.value };
       if (path.length === 0) copy.value = value;
       else copy.children[path[0]] = insertNode(n.children[path[0]], path.subarray(1), value, resolve);
