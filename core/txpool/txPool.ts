@@ -7,12 +7,13 @@ import { EventEmitter } from 'node:events';
 import { recoverSender, validateTransactionStatic, type Transaction } from '../chain/transaction/index.ts';
 import { bytesToHex } from '../primitives/hex.ts';
 import { TxPoolError } from './errors.ts';
+import { HeadStateCache } from './headState.ts';
 import { defaultTxPoolOptions, type TxPoolOptions } from './options.ts';
 import { selectForBlock } from './selection.ts';
 import type { PoolChainContext, PooledTransaction, PoolStateReader, TxPoolStatus } from './types.ts';
 
 export interface TxPoolDeps {
-  /** State of the current head. */
+  /** State of the current head: opened at most once per head (the pool caches reads until `onNewHead`). */
   state: () => PoolStateReader;
   /** Rules of the pending block. */
   context: () => PoolChainContext;
@@ -41,6 +42,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   private readonly byHash = new Map<string, PooledTransaction>();
   private pendingCount = 0;
   private arrivals = 0;
+  private readonly headState: HeadStateCache;
 
   constructor(
     options: Partial<TxPoolOptions>,
@@ -48,6 +50,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   ) {
     super();
     this.options = { ...defaultTxPoolOptions, ...options };
+    this.headState = new HeadStateCache(() => this.deps.state());
   }
 
   /** Validates and adds a transaction; resolves to where it went. Throws `TxPoolError` or `TxError`. */
@@ -63,14 +66,14 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     if (tx.maxFeePerGas < this.options.priceLimit) throw new TxPoolError('UNDERPRICED', 'transaction underpriced');
     const sender = knownSender ?? (this.deps.recover ?? recoverSender)(tx);
     const senderHex = bytesToHex(sender);
-    const state = this.deps.state();
+    const state = this.headState;
     // The account enters the map only once the transaction is accepted: a refused one must leave no empty entry.
     const known = this.accounts.get(senderHex);
-    const account: Account = known ?? { byNonce: new Map(), stateNonce: state.nonce(sender), pending: 0 };
+    const account: Account = known ?? { byNonce: new Map(), stateNonce: state.nonce(sender, senderHex), pending: 0 };
     if (tx.nonce < account.stateNonce) {
       throw new TxPoolError('NONCE_TOO_LOW', `nonce too low: address ${senderHex}, tx: ${tx.nonce} state: ${account.stateNonce}`);
     }
-    const balance = state.balance(sender);
+    const balance = state.balance(sender, senderHex);
     const cost = tx.gasLimit * tx.maxFeePerGas + tx.value;
     if (balance < cost) {
       throw new TxPoolError('INSUFFICIENT_FUNDS', `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
@@ -131,6 +134,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
    * transactions that became executable, and expires queued ones past their lifetime.
    */
   onNewHead(state: PoolStateReader = this.deps.state()): void {
+    this.headState.reset();
     const now = (this.deps.now ?? Date.now)();
     for (const [senderHex, account] of this.accounts) {
       const sample = account.byNonce.values().next().value as PooledTransaction;

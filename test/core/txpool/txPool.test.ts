@@ -152,4 +152,31 @@ describe('TxPool', () => {
     expect(err).toBeInstanceOf(TxPoolError);
     expect((err as TxPoolError).message).toBe('txpool is full');
   });
+
+  it('behavior: admission reads the head state once per head (one reader, one read per sender), and again after a new head', () => {
+    const state = new State();
+    for (let i = 0; i < 2; i++) state.balances.set(bytesToHex(testingAddress(i)), 10n ** 21n);
+    let opened = 0;
+    const reads: string[] = [];
+    const pool = new TxPool(
+      {},
+      {
+        state: () => {
+          opened++;
+          return { nonce: (a) => (reads.push('nonce'), state.nonce(a)), balance: (a) => (reads.push('balance'), state.balance(a)) };
+        },
+        context: () => ({ fork: 'London', chainId: CHAIN_ID, baseFee: GWEI, blockGasLimit: 30_000_000n }),
+      },
+    );
+    for (let n = 0n; n < 5n; n++) pool.add(tx(0, n));
+    pool.add(tx(1, 0n));
+    expect(opened).toBe(1);
+    expect(reads).toEqual(['nonce', 'balance', 'nonce', 'balance']);
+    // The head moves: account 0's first three were mined and its balance dropped below the next transaction's cost.
+    state.nonces.set(bytesToHex(testingAddress(0)), 3n);
+    state.balances.set(bytesToHex(testingAddress(0)), 1n);
+    pool.onNewHead();
+    expect(refusal(() => pool.add(tx(0, 5n)))).toMatch(/^insufficient funds/);
+    expect(pool.status()).toEqual({ pending: 3, queued: 0 });
+  });
 });
