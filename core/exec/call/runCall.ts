@@ -8,6 +8,7 @@ import { JournaledState } from '../../state/journaledState.ts';
 import { applyTransaction, type AppliedTx, type ApplyTxOptions } from '../applyTransaction.ts';
 import { TxInvalidError } from '../errors.ts';
 import { EvmHost } from '../evmHost.ts';
+import { watchSteps } from '../evm/fastInterpreter.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
 import type { ExecTx } from '../types.ts';
 import { CallError, defaultCallOptions, type CallEnvironment, type CallOptions, type CallRequest, type CallResult } from './types.ts';
@@ -59,9 +60,8 @@ export async function execute(
   const state = new JournaledState(env.state);
   const host = new EvmHost(env.config.chainId, fork, state);
   const deadline = performance.now() + (opts.timeoutMs ?? defaultCallOptions.timeoutMs);
-  let steps = 0;
-  host.evm.events.on('step', () => {
-    if (++steps % STEPS_PER_CLOCK_CHECK === 0 && performance.now() > deadline) {
+  watchSteps(host.evm, STEPS_PER_CLOCK_CHECK, () => {
+    if (performance.now() > deadline) {
       throw new CallError('CALL_TIMEOUT', `execution aborted (timeout = ${opts.timeoutMs ?? defaultCallOptions.timeoutMs} ms)`);
     }
   });

@@ -11,7 +11,7 @@
  * nothing is replaced and `enableFastInterpreter` says why.
  */
 import type { EVM } from '@ethereumjs/evm';
-import { fastLoopApplies, fastRun } from './fastLoop.ts';
+import { fastLoopApplies, fastRun, type StepWatch } from './fastLoop.ts';
 import { type CommonLike, type EvmLibraryInternals, type InterpreterInternals, type JumpAnalysis, loadEvmInternals, type OpcodeEntry } from './internals.ts';
 import { makeRunFrame } from './runFrame.ts';
 import { installWordOps } from './wordOps.ts';
@@ -21,6 +21,7 @@ export { FAST_INTERPRETER_EVM_VERSION } from './internals.ts';
 /** Per enabled EVM: jump analyses keyed by the code array (the state layer hands out one array per code hash). */
 const analyses = new WeakMap<object, WeakMap<Uint8Array, JumpAnalysis>>();
 const fastCommons = new WeakSet<object>();
+const watches = new WeakMap<object, StepWatch>();
 
 function installLoop(lib: EvmLibraryInternals): void {
   const proto = lib.interpreterProto;
@@ -28,7 +29,7 @@ function installLoop(lib: EvmLibraryInternals): void {
   proto.run = function run(this: InterpreterInternals, code: Uint8Array, opts: { pc?: number } = {}) {
     const cache = analyses.get(this._evm);
     if (cache === undefined || !fastLoopApplies(this, code, opts)) return libraryRun.call(this, code, opts);
-    return fastRun(this, code, cache, lib.consumeEip7928PostTargetCallOog);
+    return fastRun(this, code, cache, lib.consumeEip7928PostTargetCallOog, watches.get(this._evm));
   };
 }
 
@@ -77,4 +78,19 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
 /** Whether `evm` runs on the fast paths. */
 export function isFastInterpreter(evm: EVM): boolean {
   return analyses.has(evm);
+}
+
+/**
+ * Calls `check` every `every` executed opcodes of `evm` (on either loop); `check` stops execution by throwing.
+ * eth_call's timeout uses it: a `step` listener would send every frame to the library's slower loop.
+ */
+export function watchSteps(evm: EVM, every: number, check: () => void): void {
+  if (isFastInterpreter(evm)) {
+    watches.set(evm, { every, check, count: 0 });
+    return;
+  }
+  let steps = 0;
+  evm.events.on('step', () => {
+    if (++steps % every === 0) check();
+  });
 }

@@ -28,12 +28,21 @@ export function fastLoopApplies(interp: InterpreterInternals, code: Uint8Array, 
   );
 }
 
+/** A check run every `every` steps (eth_call's timeout); it stops execution by throwing. */
+export interface StepWatch {
+  every: number;
+  check(): void;
+  /** Steps since the last check, carried across frames. */
+  count: number;
+}
+
 /** Runs `code` in `interp` to the end of the frame; same result shape as `Interpreter.run`. */
 export async function fastRun(
   interp: InterpreterInternals,
   code: Uint8Array,
   cache: WeakMap<Uint8Array, JumpAnalysis>,
   consume7928: (rs: RunState) => void,
+  watch?: StepWatch,
 ): Promise<RunResult> {
   const rs = interp._runState;
   const common = interp.common;
@@ -53,6 +62,11 @@ export async function fastRun(
     const entry = ops[rs.programCounter] as OpcodeEntry;
     const info = entry.opcodeInfo;
     rs.opCode = info.code;
+    // Outside the try, like an error from a library `step` listener: it ends the whole call, not just this frame.
+    if (watch !== undefined && ++watch.count >= watch.every) {
+      watch.count = 0;
+      watch.check();
+    }
     try {
       let gas = info.feeBigInt;
       if (info.dynamicGas) gas = await entry.gasHandler(rs, gas, common);

@@ -1,0 +1,170 @@
+import { EVM, NobleBN254 } from '@ethereumjs/evm';
+import { Address } from '@ethereumjs/util';
+import { describe, expect, it } from 'vitest';
+import { enableFastInterpreter, isFastInterpreter, watchSteps } from '../../core/exec/evm/fastInterpreter.ts';
+import { EvmHost } from '../../core/exec/evmHost.ts';
+import { EvmStateManager } from '../../core/exec/evmStateManager.ts';
+import { commonFor } from '../../core/exec/hardfork.ts';
+import type { BlockEnv } from '../../core/exec/types.ts';
+import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
+import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
+import { JournaledState } from '../../core/state/journaledState.ts';
+import { MemoryState } from '../../core/state/memoryState.ts';
+
+const ETH = 10n ** 18n;
+const addr = (n: number): Uint8Array => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`);
+const CALLER = addr(0xc0);
+const CALLEE = addr(0xc1);
+const REVERTER = addr(0xc2);
+const LOOP = addr(0xc3);
+const BAD_JUMP = addr(0xc4);
+const INVALID = addr(0xc5);
+const SENDER = addr(0xe0);
+const hex = (b: Uint8Array): string => bytesToHex(b).slice(2);
+
+/** Stores calldata word 0, hashes it, SSTOREs it under its hash, SLOADs it back, LOG1s and returns 96 bytes. */
+const CALLEE_CODE =
+  '6000356000526020600020602052' + '600035602051' + '55' + '60205154604052' + '610abc60606000a1' + '60606000f3';
+/** Runtime code of the created contract: returns the word 7. */
+const CREATED_RUNTIME = '600760005260206000f3';
+const INITCODE = `69${CREATED_RUNTIME}600052600a6016f3`;
+/**
+ * Writes a word past the first 8 KiB of memory, CALLs the callee with calldata word 0, CREATEs a contract from
+ * memory, calls it, stores its answer, and returns 9,032 bytes of memory.
+ */
+const CALLER_CODE = [
+  `7f${'ab'.repeat(32)}61232852`, // MSTORE(9000, 0xabab…): memory grows past the pooled 8 KiB
+  '600035600052', // MSTORE(0, calldata word 0)
+  `60606040602060006000 73${hex(CALLEE)} 5af150`, // CALL callee(in 0..32, out 64..160); POP
+  `72${INITCODE}61012c52`, // MSTORE(300, initcode): initcode at 313..332
+  '601361013960 00f0', // CREATE(0, 313, 19)
+  '60206101f4600060006000 85 5af15050', // CALL created(out 500..532); POP; POP
+  '6101f451600155', // SSTORE(1, MLOAD(500))
+  '6123486000f3', // RETURN(0, 9032)
+]
+  .join('')
+  .replace(/ /g, '');
+
+const CODES: ReadonlyArray<readonly [Uint8Array, string]> = [
+  [CALLER, CALLER_CODE],
+  [CALLEE, CALLEE_CODE],
+  [REVERTER, '604260005260206000fd'],
+  [LOOP, '5b600056'],
+  [BAD_JUMP, '600556'],
+  [INVALID, 'fe'],
+];
+
+const ENV: BlockEnv = {
+  chainId: 1337n,
+  fork: 'Shanghai',
+  number: 1n,
+  timestamp: 1_700_000_000n,
+  coinbase: addr(0xcb),
+  gasLimit: 30_000_000n,
+  difficulty: 0n,
+  prevRandao: new Uint8Array(32),
+  baseFee: 7n,
+  blockHash: () => undefined,
+};
+
+function world(): JournaledState {
+  const state = new JournaledState(new MemoryState());
+  state.putAccount(SENDER, { ...EMPTY_ACCOUNT, balance: 100n * ETH });
+  for (const [address, code] of CODES) state.putCode(address, hexToBytes(`0x${code}`));
+  return state;
+}
+
+/** Runs one message on `evm` and returns everything observable about it. */
+async function run(evm: EVM, block: unknown, to: Uint8Array, data: string, gasLimit = 2_000_000n): Promise<unknown> {
+  await evm.journal.cleanup();
+  const caller = new Address(SENDER);
+  const r = await evm.runCall({
+    block: block as Parameters<EVM['runCall']>[0]['block'],
+    caller,
+    origin: caller,
+    to: new Address(to),
+    data: hexToBytes(`0x${data}`),
+    gasLimit,
+    gasPrice: 7n,
+  });
+  const e = r.execResult;
+  return {
+    gas: e.executionGasUsed,
+    refund: e.gasRefund,
+    error: e.exceptionError?.error,
+    returnValue: bytesToHex(e.returnValue),
+    logs: (e.logs ?? []).map(([a, topics, d]) => [bytesToHex(a), topics.map(bytesToHex), bytesToHex(d)]),
+  };
+}
+
+function changesOf(state: JournaledState): unknown {
+  const c = state.changes();
+  return {
+    accounts: [...c.accounts].map(([k, a]) => [k, a && { ...a, storageRoot: undefined }]),
+    storage: [...c.storage].map(([k, slots]) => [k, [...slots].map(([s, v]) => [s, bytesToHex(v)])]),
+    code: [...c.code].map(([k, v]) => [k, bytesToHex(v)]),
+  };
+}
+
+const MESSAGES: ReadonlyArray<readonly [Uint8Array, string, bigint?]> = [
+  [CALLER, '11'.repeat(32)],
+  [CALLER, `${'00'.repeat(31)}05`],
+  [CALLEE, 'ff'.repeat(32)],
+  [REVERTER, ''],
+  [LOOP, '', 100_000n],
+  [BAD_JUMP, ''],
+  [INVALID, ''],
+  [CALLER, '22'.repeat(32), 60_000n],
+  [CALLER, '33'.repeat(32)],
+];
+
+describe('fast interpreter (decision 0020)', () => {
+  it('default: gives the same gas, errors, return data, logs and state as the library loop', async () => {
+    const fastState = world();
+    const libState = world();
+    const host = new EvmHost(1337n, 'Shanghai', fastState);
+    const block = host.bind(fastState, ENV);
+    expect(isFastInterpreter(host.evm)).toBe(true);
+    const library = new EVM({ common: commonFor(1337n, 'Shanghai'), stateManager: new EvmStateManager(libState), bn254: new NobleBN254() });
+    expect(isFastInterpreter(library)).toBe(false);
+    for (const [to, data, gas] of MESSAGES) {
+      const expected = await run(library, block, to, data, gas);
+      const actual = await run(host.evm, block, to, data, gas);
+      expect(actual).toEqual(expected);
+    }
+    expect(changesOf(fastState)).toEqual(changesOf(libState));
+  });
+
+  it('behavior: the caller program really exercises calls, creation, storage and memory past 8 KiB', async () => {
+    const state = world();
+    const host = new EvmHost(1337n, 'Shanghai', state);
+    const block = host.bind(state, ENV);
+    const r = (await run(host.evm, block, CALLER, '11'.repeat(32))) as { error?: string; returnValue: string; logs: unknown[] };
+    expect(r.error).toBeUndefined();
+    expect(r.logs).toHaveLength(1);
+    expect((r.returnValue.length - 2) / 2).toBe(0x2348);
+    expect(r.returnValue.slice(2 + 9000 * 2, 2 + 9032 * 2)).toBe('ab'.repeat(32));
+    // Slot 1 of the caller holds what the created contract returned (7).
+    const slot1 = new Uint8Array(32);
+    slot1[31] = 1;
+    expect(bytesToHex(state.getStorage(CALLER, slot1))).toBe('0x07');
+  });
+
+  it('behavior: a step watch stops an endless loop on the fast loop', async () => {
+    const state = world();
+    const host = new EvmHost(1337n, 'Shanghai', state);
+    const block = host.bind(state, ENV);
+    let checks = 0;
+    watchSteps(host.evm, 1000, () => {
+      if (++checks === 5) throw new Error('stop');
+    });
+    await expect(run(host.evm, block, LOOP, '', 10n ** 12n)).rejects.toThrow('stop');
+    expect(checks).toBe(5);
+  });
+
+  it('behavior: enabling twice is harmless', () => {
+    const state = world();
+    const host = new EvmHost(1337n, 'Shanghai', state);
+    expect(enableFastInterpreter(host.evm)).toEqual({ enabled: true });
+  });
+});
