@@ -118,7 +118,7 @@ const MESSAGES: ReadonlyArray<readonly [Uint8Array, string, bigint?]> = [
   [CALLER, '33'.repeat(32)],
 ];
 
-describe('fast interpreter (decision 0020)', () => {
+describe('fast interpreter (decision 0027)', () => {
   it('default: gives the same gas, errors, return data, logs and state as the library loop', async () => {
     const fastState = world();
     const libState = world();

@@ -1,5 +1,5 @@
 /**
- * Opt-in speed-ups for @ethereumjs/evm, per EVM instance (decision 0020). Measured on the ERC-20 bench, the
+ * Opt-in speed-ups for @ethereumjs/evm, per EVM instance (decision 0027). Measured on the ERC-20 bench, the
  * library spends most of a transfer's CPU around the opcodes rather than in them: a promise per opcode, the jump
  * analysis redone per call frame, `Common.isActivatedEIP` (a linear scan of ~60 EIPs) several times per step, a
  * fresh 8 KiB memory buffer and a ~45-field snapshot per frame. `enableFastInterpreter(evm)` replaces those for

@@ -1,5 +1,5 @@
 /**
- * The interpreter's main loop without a promise per opcode (decision 0020). The library's `Interpreter.run` awaits
+ * The interpreter's main loop without a promise per opcode (decision 0027). The library's `Interpreter.run` awaits
  * an async `runStep` for every opcode; this loop awaits only the handlers that are async (dynamic gas, state
  * access), and takes the jump-destination analysis from a per-EVM cache keyed by the code array. The opcode and
  * gas handlers are the library's own, called in the same order as `runStep` calls them.

@@ -1,5 +1,5 @@
 /**
- * The parts of @ethereumjs/evm that its `exports` map does not publish but the fast interpreter (decision 0020)
+ * The parts of @ethereumjs/evm that its `exports` map does not publish but the fast interpreter (decision 0027)
  * needs: the `Interpreter` class, `Memory` and `Stack`, `defaultBlock` and the EIP-7928 step hook. They are loaded
  * from the library's own ESM dist files (the same module instances `EVM` uses) and only for the exact version the
  * fast paths were written against; any other version yields a reason and the library's own code runs instead.

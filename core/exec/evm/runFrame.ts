@@ -1,5 +1,5 @@
 /**
- * `EVM.runInterpreter` (one call frame) for EVMs on the fast interpreter (decision 0020). Same steps and result as
+ * `EVM.runInterpreter` (one call frame) for EVMs on the fast interpreter (decision 0027). Same steps and result as
  * the library's, minus two per-frame costs measured on the ERC-20 bench: a fresh 8 KiB zeroed `Memory` buffer per
  * frame (taken here from a pool and zeroed on return), and the `runState` snapshot the library spreads together
  * from the run state, the result and the environment (~45 fields, read by nothing in this node; left out, as

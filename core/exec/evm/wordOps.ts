@@ -1,6 +1,6 @@
 /**
  * Byte-for-byte equivalents of the library's MLOAD, MSTORE and SLOAD handlers without its bigint ↔ bytes helpers
- * (decision 0020). @ethereumjs/util's `setLengthLeft(bigIntToBytes(word), 32)` goes through a validated hex string
+ * (decision 0027). @ethereumjs/util's `setLengthLeft(bigIntToBytes(word), 32)` goes through a validated hex string
  * and an array spread: ~2 µs per MSTORE on this host, against ~0.1 µs for four 64-bit DataView writes. The gas
  * handlers, memory growth and storage reads are still the library's; only the word conversions change.
  */
