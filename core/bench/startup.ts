@@ -95,6 +95,7 @@ async function main(): Promise<void> {
   const loadBefore = load();
   const samples = new Map<string, number[]>(variants.map((v) => [v.name, []]));
   const blockNumberSamples = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+  const cpuSamples = new Map<string, number[]>(variants.map((v) => [v.name, []]));
   const kept = new Map<string, string>();
   for (let round = 0; round < RUNS; round++) {
     for (const v of variants) {
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
       if (s.chainId !== '0x' + DEV_CHAIN_ID.toString(16)) throw new Error(`${v.name} answered chain id ${s.chainId}`);
       samples.get(v.name)!.push(s.ms);
       blockNumberSamples.get(v.name)!.push(s.blockNumberMs);
+      if (s.cpuMs !== undefined) cpuSamples.get(v.name)!.push(s.cpuMs);
       if (!v.reuseDatadir) rmSync(datadir, { recursive: true, force: true });
     }
   }
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
 
   const results = Object.fromEntries([...samples].map(([name, ms]) => [name, stats(ms)]));
   const firstBlockNumber = Object.fromEntries([...blockNumberSamples].map(([name, ms]) => [name, stats(ms)]));
+  const cpuAtFirstAnswer = Object.fromEntries([...cpuSamples].filter(([, ms]) => ms.length > 0).map(([name, ms]) => [name, stats(ms)]));
   const anvil = results['anvil (npx anvil)'];
   const npmStart = results['npm start'] ?? Object.values(results)[0];
   const anvilVersion = (
@@ -132,6 +135,8 @@ async function main(): Promise<void> {
     results,
     /** The same starts, timed to the first eth_blockNumber answer (asked right after eth_chainId answered). */
     firstBlockNumber,
+    /** CPU ms (user + system, all threads) of the spawned process when eth_chainId answered (the process itself; npm/npx: the wrapper). */
+    cpuAtFirstAnswer,
     ratios: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, Math.round((r.p50 / anvil.p50) * 100) / 100])),
     target: { npmStartP50Ms: TARGET_MS, met: npmStart.p50 <= TARGET_MS },
     peer: `anvil ${anvilVersion} via npx (npm @foundry-rs/anvil)`,

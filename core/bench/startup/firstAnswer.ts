@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A free TCP port on 127.0.0.1 (closed again before returning; the command binds it next). */
@@ -48,6 +49,24 @@ export interface Sample {
   chainId: string;
   /** Spawn to the first eth_blockNumber answer (asked once eth_chainId answered): the store is being served. */
   blockNumberMs: number;
+  /**
+   * CPU time (user + system, all threads) the spawned process had used when eth_chainId answered: less sensitive to
+   * other load than wall time. For a wrapper (npm, npx) it is the wrapper's own CPU only.
+   */
+  cpuMs: number | undefined;
+}
+
+/** utime + stime of a process from /proc/<pid>/stat, in ms (Linux; undefined elsewhere). */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat(5), counted from the state field (3), in clock ticks of 1/100 s on Linux.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -72,12 +91,13 @@ export async function timeToFirstAnswer(
       const id = await callString(port, 'eth_chainId');
       if (id !== undefined) {
         const ms = performance.now() - t0;
+        const cpuMs = processCpuMs(child.pid);
         while ((await callString(port, 'eth_blockNumber')) === undefined) {
           if (performance.now() - t0 > timeoutMs)
             throw new Error(`${command} answered eth_chainId but not eth_blockNumber within ${timeoutMs} ms`);
           await new Promise((r) => setTimeout(r, pollMs));
         }
-        return { ms, chainId: id, blockNumberMs: performance.now() - t0 };
+        return { ms, chainId: id, blockNumberMs: performance.now() - t0, cpuMs };
       }
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error(`${command} exited (${child.exitCode ?? child.signalCode}) before answering:\n${stderr}`);

@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { encryptKeystore, LIGHT_SCRYPT, listKeystores, readPasswordFile, STANDARD_SCRYPT, writeKeystore } from '../../node/keystore/index.ts';
 import { readRawKeyFile } from '../../node/signerKey.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
 import { looseHexToBytes } from '../../primitives/hex.ts';
@@ -23,16 +22,22 @@ function keystoreDir(flags: AccountFlags): string {
   throw new Error('--datadir <dir> or --keystore <dir> is required');
 }
 
-function password(flags: AccountFlags): string {
+/** The keystore module, loaded on use so other commands (npm start) do not load scrypt and AES first. */
+const keystore = () => import('../../node/keystore/index.ts');
+
+async function password(flags: AccountFlags): Promise<string> {
   // Never prompt: a node is run by scripts and services; an empty password would be a silent foot-gun.
   if (!flags.password) throw new Error('--password <file> is required (a file whose first line is the password)');
-  return readPasswordFile(flags.password);
+  return (await keystore()).readPasswordFile(flags.password);
 }
 
-function store(key: Uint8Array, flags: AccountFlags): void {
-  const ks = encryptKeystore(key, password(flags), flags.lightkdf ? LIGHT_SCRYPT : STANDARD_SCRYPT);
+async function store(key: Uint8Array, flags: AccountFlags): Promise<void> {
+  const { encryptKeystore, LIGHT_SCRYPT, STANDARD_SCRYPT, writeKeystore } = await keystore();
+  const ks = encryptKeystore(key, await password(flags), flags.lightkdf ? LIGHT_SCRYPT : STANDARD_SCRYPT);
   const path = writeKeystore(keystoreDir(flags), ks);
-  process.stdout.write(`Public address of the key:   ${toChecksumAddress(looseHexToBytes(ks.address))}\nPath of the secret key file: ${path}\n`);
+  process.stdout.write(
+    `Public address of the key:   ${toChecksumAddress(looseHexToBytes(ks.address))}\nPath of the secret key file: ${path}\n`,
+  );
 }
 
 const withCommon = (cmd: Command, needsPassword: boolean): Command =>
@@ -45,22 +50,29 @@ const withCommon = (cmd: Command, needsPassword: boolean): Command =>
 /** Registers `account` and its subcommands. */
 export function registerAccount(program: Command): void {
   const account = program.command('account').description('manage signer keys (Web3 Secret Storage v3 keystores)');
-  withCommon(account.command('new').description('create a new random key and store it encrypted'), true).action((flags: AccountFlags) => {
-    keystoreDir(flags);
-    store(new Uint8Array(randomBytes(32)), flags);
-  });
-  withCommon(account.command('import').argument('<keyfile>', 'raw private key file (64 hex digits, mode 0600)').description('encrypt an existing raw key'), true).action(
-    (keyfile: string, flags: AccountFlags) => {
+  withCommon(account.command('new').description('create a new random key and store it encrypted'), true).action(
+    async (flags: AccountFlags) => {
       keystoreDir(flags);
-      store(readRawKeyFile(keyfile), flags);
+      await store(new Uint8Array(randomBytes(32)), flags);
     },
   );
+  withCommon(
+    account
+      .command('import')
+      .argument('<keyfile>', 'raw private key file (64 hex digits, mode 0600)')
+      .description('encrypt an existing raw key'),
+    true,
+  ).action(async (keyfile: string, flags: AccountFlags) => {
+    keystoreDir(flags);
+    await store(readRawKeyFile(keyfile), flags);
+  });
   account
     .command('list')
     .description('print the address and path of every keystore file')
     .option('--datadir <dir>', 'data directory; keystores live in <datadir>/keystore')
     .option('--keystore <dir>', 'keystore directory (overrides <datadir>/keystore)')
-    .action((flags: AccountFlags) => {
+    .action(async (flags: AccountFlags) => {
+      const { listKeystores } = await keystore();
       listKeystores(keystoreDir(flags)).forEach((e, i) => process.stdout.write(`Account #${i}: {${e.address}} keystore://${e.path}\n`));
     });
 }

@@ -4,8 +4,7 @@
  * with `N passed, M failed`, exits 1 on any failure.
  */
 import type { Command } from 'commander';
-import { DEFAULT_BLOCK_TEST_NETWORKS, runBlockTest, type BlockTestJson } from '../../exec/vectors/blockTest.ts';
-import { runVectorFiles } from '../../exec/vectors/runFiles.ts';
+import type { BlockTestJson } from '../../exec/vectors/blockTest.ts';
 
 /** Registers `blocktest`. */
 export function registerBlocktest(program: Command): void {
@@ -13,9 +12,12 @@ export function registerBlocktest(program: Command): void {
     .command('blocktest')
     .description('run BlockchainTests JSON files (London/Shanghai networks) through the block import pipeline')
     .argument('<paths...>', 'test files or directories (walked recursively)')
-    .option('--network <names>', 'comma-separated networks to run', DEFAULT_BLOCK_TEST_NETWORKS.join(','))
-    .action(async (paths: string[], opts: { network: string }) => {
-      const networks = opts.network.split(',').map((f) => f.trim());
+    .option('--network <names>', 'comma-separated networks to run (default: London,Shanghai)')
+    .action(async (paths: string[], opts: { network?: string }) => {
+      // Loaded here, not at the top: every `xone` start (npm start too) would otherwise load the executor first.
+      const { DEFAULT_BLOCK_TEST_NETWORKS, runBlockTest } = await import('../../exec/vectors/blockTest.ts');
+      const { runVectorFiles } = await import('../../exec/vectors/runFiles.ts');
+      const networks = (opts.network ?? DEFAULT_BLOCK_TEST_NETWORKS.join(',')).split(',').map((f) => f.trim());
       const summary = await runVectorFiles(
         paths,
         (name, test) => runBlockTest(name, test as BlockTestJson, networks),

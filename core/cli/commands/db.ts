@@ -3,8 +3,6 @@
  * and prints a JSON summary; exit 1 when it finds a problem or cannot open the datadir.
  */
 import type { Command } from 'commander';
-import { checkStore } from '../../store/check.ts';
-import { StoreError } from '../../store/errors.ts';
 
 /** Registers `db` and its subcommands. */
 export function registerDb(program: Command): void {
@@ -12,7 +10,10 @@ export function registerDb(program: Command): void {
   db.command('check')
     .description('verify every segment record (CRC-32C) and every index row; prints JSON, exit 1 on any problem')
     .requiredOption('--datadir <dir>', 'datadir holding chain.sqlite and segments/')
-    .action((opts: { datadir: string }) => {
+    .action(async (opts: { datadir: string }) => {
+      // Loaded on use, so other commands (npm start) do not load the store checker.
+      const { checkStore } = await import('../../store/check.ts');
+      const { StoreError } = await import('../../store/errors.ts');
       try {
         const report = checkStore(opts.datadir);
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');

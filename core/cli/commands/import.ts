@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseGenesis } from '../../chain/genesis/index.ts';
-import { importBlocks } from '../../exec/import/importFile.ts';
 
 interface ImportOptions {
   genesis: string;
@@ -26,6 +25,8 @@ export function registerImport(program: Command): void {
     .option('--state.history <blocks>', 'keep state history for only the last N blocks (default: full history)')
     .action(async (files: string[], opts: ImportOptions & Record<string, string | undefined>) => {
       const genesis = parseGenesis(readFileSync(opts.genesis, 'utf8'));
+      // Loaded on use, so other commands (npm start) do not load the importer first.
+      const { importBlocks } = await import('../../exec/import/importFile.ts');
       const history = opts['state.history'] ?? opts.stateHistory;
       const summary = await importBlocks({
         genesis,

@@ -7,9 +7,6 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseGenesis } from '../../chain/genesis/index.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
-import { ChainService } from '../../node/chain/chainService.ts';
-import { rawBlock } from '../../node/chain/rawBlock.ts';
-import { openReadOnly } from '../../store/index.ts';
 
 function blockNumber(text: string, flag: string): number {
   const n = Number(text);
@@ -23,8 +20,10 @@ export function registerInit(program: Command): void {
     .description('create a datadir from a genesis.json (or check that an existing one matches it)')
     .requiredOption('--genesis <file>', 'geth-format genesis.json')
     .requiredOption('--datadir <dir>', 'data directory (created when missing)')
-    .action((opts: { genesis: string; datadir: string }) => {
+    .action(async (opts: { genesis: string; datadir: string }) => {
       const genesis = parseGenesis(readFileSync(opts.genesis, 'utf8'));
+      // Loaded on use, so other commands (npm start) do not load the chain service in the main thread.
+      const { ChainService } = await import('../../node/chain/chainService.ts');
       const chain = ChainService.open({ datadir: opts.datadir, genesis, batch: 0 });
       try {
         const head = chain.head();
@@ -43,7 +42,9 @@ export function registerExport(program: Command): void {
     .requiredOption('--datadir <dir>', 'data directory')
     .option('--from <n>', 'first block (default 1: the genesis is built from genesis.json, not imported)', '1')
     .option('--to <n>', 'last block (default: the head)')
-    .action((file: string, opts: { datadir: string; from: string; to?: string }) => {
+    .action(async (file: string, opts: { datadir: string; from: string; to?: string }) => {
+      const { openReadOnly } = await import('../../store/index.ts');
+      const { rawBlock } = await import('../../node/chain/rawBlock.ts');
       const reader = openReadOnly(opts.datadir);
       try {
         const head = reader.getHead('head');

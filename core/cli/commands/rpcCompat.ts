@@ -5,7 +5,6 @@
  * failure (or when no test ran).
  */
 import type { Command } from 'commander';
-import { runRpcCompat } from '../../conformance/rpcCompat/index.ts';
 
 interface RpcCompatOptions {
   tests: string;
@@ -22,6 +21,8 @@ export function registerRpcCompat(program: Command): void {
     .option('--workdir <dir>', 'where the temporary datadir is made (default: the OS temp folder)')
     .option('--keep-datadir', 'keep the imported datadir after the run')
     .action(async (opts: RpcCompatOptions) => {
+      // Loaded on use, so other commands (npm start) do not load the conformance runner.
+      const { runRpcCompat } = await import('../../conformance/rpcCompat/index.ts');
       const summary = await runRpcCompat(
         { testsDir: opts.tests, ...(opts.workdir ? { workDir: opts.workdir } : {}), keepDatadir: opts.keepDatadir === true },
         (line) => process.stdout.write(`${line}\n`),

@@ -11,7 +11,6 @@ import type { Logger } from '../../log/types.ts';
 import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
 import { startChainThread } from '../../node/chainStart.ts';
 import type { NodeOptions, XoneNode } from '../../node/node.ts';
-import { loadSignerKey } from '../../node/keystore/index.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import type { RpcOptions } from '../../rpc/index.ts';
 import { RUNTIME_KIND } from '../runtimeKind.ts';
@@ -135,7 +134,8 @@ export function registerRun(program: Command): void {
         if (!flags.genesis) throw new Error('--genesis <file> is required (or use --dev)');
         if (!datadir) throw new Error('--datadir <dir> is required (or use --dev)');
         genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
-        if (flags.signer) signerKey = loadSignerKey(flags.signer, flags.password);
+        // The keystore module (scrypt) loads only for a keystore signer.
+        if (flags.signer) signerKey = (await import('../../node/keystore/index.ts')).loadSignerKey(flags.signer, flags.password);
       }
       // A dev node with --peer follows a dev producer (same embedded genesis) instead of sealing its own blocks.
       const mine = Boolean(flags.mine || (flags.dev && flags.peer.length === 0));

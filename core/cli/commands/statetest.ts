@@ -4,8 +4,7 @@
  * `N passed, M failed`, exits 1 on any failure.
  */
 import type { Command } from 'commander';
-import { DEFAULT_STATE_TEST_FORKS, runStateTest, type StateTestJson } from '../../exec/vectors/stateTest.ts';
-import { runVectorFiles } from '../../exec/vectors/runFiles.ts';
+import type { StateTestJson } from '../../exec/vectors/stateTest.ts';
 
 /** Registers `statetest`. */
 export function registerStatetest(program: Command): void {
@@ -13,9 +12,12 @@ export function registerStatetest(program: Command): void {
     .command('statetest')
     .description('run GeneralStateTests JSON files (London/Shanghai post entries) through the executor')
     .argument('<paths...>', 'test files or directories (walked recursively)')
-    .option('--fork <names>', 'comma-separated fork names of the post entries to run', DEFAULT_STATE_TEST_FORKS.join(','))
-    .action(async (paths: string[], opts: { fork: string }) => {
-      const forks = opts.fork.split(',').map((f) => f.trim());
+    .option('--fork <names>', 'comma-separated fork names of the post entries to run (default: London,Shanghai)')
+    .action(async (paths: string[], opts: { fork?: string }) => {
+      // Loaded here, not at the top: every `xone` start (npm start too) would otherwise load the executor first.
+      const { DEFAULT_STATE_TEST_FORKS, runStateTest } = await import('../../exec/vectors/stateTest.ts');
+      const { runVectorFiles } = await import('../../exec/vectors/runFiles.ts');
+      const forks = (opts.fork ?? DEFAULT_STATE_TEST_FORKS.join(',')).split(',').map((f) => f.trim());
       const summary = await runVectorFiles(
         paths,
         (name, test) => runStateTest(name, test as StateTestJson, forks),
