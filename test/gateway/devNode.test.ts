@@ -16,7 +16,8 @@ beforeAll(async () => {
   g = await startTestGateway(
     testConfig({
       upstreams: [{ url: node.url, wsUrl: node.wsUrl }],
-      tiers: { anonymous: { ratePerSec: 1, burst: 1, denyMethods: ['debug_*'] }, default: { ratePerSec: 100, burst: 100, denyMethods: [] } },
+      // One token refilled every 4 s: a loaded machine cannot refill the bucket between two back-to-back calls.
+      tiers: { anonymous: { ratePerSec: 0.25, burst: 1, denyMethods: ['debug_*'] }, default: { ratePerSec: 100, burst: 100, denyMethods: [] } },
       identity: { trustedProxies: ['127.0.0.1/32'] },
       // A transaction fits the 1-token bucket (its default weight is 5).
       rateLimit: { costs: { eth_sendRawTransaction: 1 } },
@@ -42,7 +43,7 @@ test('behavior: Retry-After is honoured by viem retry (one refusal, then success
   expect(await client.getTransactionCount({ address: addr })).toBe(0);
   const waited = performance.now() - t0;
   const refusals = g.lines.filter((l) => l.ip === '192.0.2.0/24' && l.rpc_error_code === -32005);
-  // viem's own backoff (50, 100, 200 ms) would have been refused again several times; Retry-After: 1 is one wait.
+  // viem's own backoff (50, 100, 200 ms) would have been refused again several times; Retry-After (up to 4 s) is one wait.
   expect(refusals).toHaveLength(1);
   expect(refusals[0]).toMatchObject({ http_status: 429, limiter: { decision: 'deny', scope: 'ip', cost: 1 } });
   expect(waited).toBeGreaterThanOrEqual(900);

@@ -54,8 +54,9 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
   const metrics = opts.metrics ?? prom.metrics;
   const redisClients: Redis[] = [];
   let keyStore: KeyStore | undefined;
+  const upstreamFetch = createNodeFetch();
   const ports: GatewayPorts = {
-    fetch: createNodeFetch(),
+    fetch: upstreamFetch,
     metrics,
     sink: opts.sink ?? stdoutSink,
     remoteAddress: (c) => getConnInfo(c).remote.address,
@@ -107,6 +108,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
+      await upstreamFetch.close();
       await keyStore?.close?.();
       for (const r of redisClients) r.disconnect();
     },
