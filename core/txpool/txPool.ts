@@ -139,7 +139,13 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     for (const [senderHex, account] of this.accounts) {
       const sample = account.byNonce.values().next().value as PooledTransaction;
       const announcedEnd = account.stateNonce + BigInt(account.pending);
+      const previousNonce = account.stateNonce;
       account.stateNonce = state.nonce(sample.sender);
+      if (account.byNonce.size === account.pending && account.stateNonce >= previousNonce) {
+        this.advance(account, previousNonce, announcedEnd);
+        if (account.byNonce.size === 0) this.accounts.delete(senderHex);
+        continue;
+      }
       for (const [nonce, p] of account.byNonce) {
         const stale = nonce < account.stateNonce;
         const expired = !stale && nonce >= account.stateNonce + BigInt(account.pending) && now - p.addedAtMs > this.options.lifetimeMs;
@@ -156,6 +162,23 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
       }
       this.promote(account, announcedEnd);
     }
+  }
+
+  /**
+   * `onNewHead` for an account with no queued transactions whose nonce moved forward (the usual case: a block mined
+   * some of its run): drops only the mined nonces, so a head costs O(mined), not O(pool). Nothing can expire (every
+   * entry is executable) and nothing new becomes executable, so the outcome equals the full rescan.
+   */
+  private advance(account: Account, previousNonce: bigint, end: bigint): void {
+    const stop = account.stateNonce < end ? account.stateNonce : end;
+    for (let n = previousNonce; n < stop; n++) {
+      const p = account.byNonce.get(n) as PooledTransaction;
+      account.byNonce.delete(n);
+      this.byHash.delete(bytesToHex(p.tx.hash));
+    }
+    const left = account.stateNonce < end ? Number(end - account.stateNonce) : 0;
+    this.pendingCount += left - account.pending;
+    account.pending = left;
   }
 
   /** Removes a transaction (e.g. it was found invalid while building a block). */

@@ -179,4 +179,26 @@ describe('TxPool', () => {
     expect(refusal(() => pool.add(tx(0, 5n)))).toMatch(/^insufficient funds/);
     expect(pool.status()).toEqual({ pending: 3, queued: 0 });
   });
+
+  it('behavior: a new head drops only the mined nonces of fully executable accounts and announces nothing again', () => {
+    const { pool, state } = setup();
+    const sent = [0, 1, 2].map((a) => Array.from({ length: 10 }, (_, n) => tx(a, BigInt(n))));
+    for (const run of sent) for (const t of run) pool.add(t);
+    let announced = 0;
+    pool.on('pending', () => announced++);
+    state.nonces.set(bytesToHex(testingAddress(0)), 4n);
+    state.nonces.set(bytesToHex(testingAddress(1)), 10n);
+    pool.onNewHead();
+    expect(announced).toBe(0);
+    expect(pool.status()).toEqual({ pending: 16, queued: 0 });
+    expect(pool.get(sent[0][3].hash)).toBeUndefined();
+    expect(pool.get(sent[0][4].hash)).toBeDefined();
+    expect(pool.pendingNonce(testingAddress(0), 4n)).toBe(10n);
+    expect([...pool.content().keys()]).toEqual([bytesToHex(testingAddress(0)), bytesToHex(testingAddress(2))]);
+    expect(pool.selectForBlock(GWEI, 30_000_000n)).toHaveLength(16);
+    // A later transaction extends the run as before.
+    pool.add(tx(0, 10n));
+    expect(announced).toBe(1);
+    expect(pool.status()).toEqual({ pending: 17, queued: 0 });
+  });
 });
