@@ -4,7 +4,8 @@
  * commit with fsync): (1) value transfers, 1,428 per block from many senders, with and without the fast path;
  * (2) ERC-20 transfers of a token compiled with npm solc at bench time. Prints one JSON document on stdout and a
  * one-line summary on stderr. Options: `--quick` (fewer blocks), `--dir PATH` (where datadirs go; default the OS
- * temp dir, whose filesystem is recorded).
+ * temp dir, whose filesystem is recorded), `--only erc20` (just the ERC-20 workload, imported `--reps N` times on
+ * fresh datadirs; each import is reported, for A/B runs of the EVM path).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -17,6 +18,10 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const dirIndex = args.indexOf('--dir');
 const baseDir = dirIndex >= 0 ? (args[dirIndex + 1] as string) : tmpdir();
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
+const repsIndex = args.indexOf('--reps');
+const reps = repsIndex >= 0 ? Number(args[repsIndex + 1]) : 1;
 const load = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
 
 /** Peers' figures quoted by the issue (not run here except where stated). */
@@ -41,6 +46,30 @@ const chainId = 2040n;
 const config = benchConfig(chainId);
 const loadStart = load();
 const buildStart = performance.now();
+
+if (only === 'erc20') {
+  const work = erc20Workload(chainId, quick ? 1 : 4);
+  const built = await buildChain(config, work.alloc, work.blocks);
+  const runs = [];
+  for (let i = 0; i < reps; i++) {
+    const f = await importChain(baseDir, config, work.alloc, built);
+    runs.push({ ...f, executeCpuMsPerTx: Number((f.cpuSplit.executeMs / f.txs).toFixed(4)), executeMsPerTx: Number((f.split.executeMs / f.txs).toFixed(4)) });
+  }
+  const report = {
+    bench: 'exec',
+    only: 'erc20',
+    date: new Date().toISOString(),
+    host: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, loadavgStart: loadStart, loadavgEnd: load() },
+    filesystem: filesystem(baseDir),
+    erc20: { perBlock: 560, solc: work.solcVersion, runs },
+    anchors: { targetMsPerErc20Tx: ANCHORS.targetMsPerErc20Tx },
+  };
+  process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  process.stderr.write(
+    `exec (erc20 only): ${runs.map((r) => `${r.msPerTx} ms/tx, execute ${r.executeMsPerTx} ms wall / ${r.executeCpuMsPerTx} ms CPU per tx`).join('; ')} (load ${loadStart.join(' ')})\n`,
+  );
+  process.exit(0);
+}
 
 const transfers = transferWorkload(chainId, quick ? 3 : 10);
 const transferChain = await buildChain(config, transfers.alloc, transfers.blocks);
