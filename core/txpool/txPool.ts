@@ -172,7 +172,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   private advance(account: Account, previousNonce: bigint, end: bigint): void {
     const stop = account.stateNonce < end ? account.stateNonce : end;
     for (let n = previousNonce; n < stop; n++) {
-      const p = account.byNonce.get(n) as PooledTransaction;
+      const p = account.byNonce.get(n);
+      if (p === undefined) continue;
       account.byNonce.delete(n);
       this.byHash.delete(bytesToHex(p.tx.hash));
     }
