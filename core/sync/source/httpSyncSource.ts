@@ -92,12 +92,18 @@ export class HttpSyncSource implements SyncSource {
 
   heads(onHead: (head: SyncHead) => void, onEnd: (err?: Error) => void): HeadSubscription {
     const ctl = new AbortController();
-    const connect = AbortSignal.timeout(this.o.statusTimeoutMs);
+    let closed = false;
     const run = async (): Promise<void> => {
-      const res = await fetch(this.base + '/heads', {
-        signal: AbortSignal.any([ctl.signal, connect]),
-        headers: { accept: 'text/event-stream' },
-      });
+      // The connect deadline guards only until the headers arrive: a fetch signal also governs the body, so a timeout
+      // signal given to fetch would cut the long-lived stream after statusTimeoutMs (it did: every 5 s).
+      const ms = this.o.statusTimeoutMs;
+      const connect = setTimeout(() => ctl.abort(new SyncError('SYNC_PEER_TIMEOUT', `peer ${this.id}: /heads did not answer within ${ms} ms`, { peer: this.id })), ms);
+      let res: Response;
+      try {
+        res = await fetch(this.base + '/heads', { signal: ctl.signal, headers: { accept: 'text/event-stream' } });
+      } finally {
+        clearTimeout(connect);
+      }
       if (!res.ok || !res.body)
         throw new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${this.id}: /heads answered HTTP ${res.status}`, { peer: this.id });
       await readSse(
@@ -108,12 +114,16 @@ export class HttpSyncSource implements SyncSource {
         { idleMs: this.o.headsIdleMs, maxEventBytes: 4096 },
       );
     };
-    // The connect deadline must not cut a long-lived stream: it only guards until the headers arrive.
     run().then(
       () => onEnd(),
-      (err: Error) => onEnd(ctl.signal.aborted ? undefined : err),
+      (err: Error) => onEnd(closed ? undefined : err),
     );
-    return { close: () => ctl.abort() };
+    return {
+      close: () => {
+        closed = true;
+        ctl.abort();
+      },
+    };
   }
 
   async submitTx(raw: Uint8Array): Promise<Uint8Array> {
