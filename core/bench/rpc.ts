@@ -2,12 +2,13 @@
  * `npm run bench:rpc` (issue #6): our dev node (`xone run --dev` as a child process, datadir under the repo's .xone/)
  * and anvil (npm @foundry-rs/anvil, offline) on 127.0.0.1 in one run, driven the same way:
  *   1. p50/p95/p99 of the head methods (fresh chains), 500 sequential calls each after 20 warm-up, errors counted by code;
- *   2. eth_blockNumber throughput at 32 in flight (autocannon);
+ *   2. eth_blockNumber throughput at 32 in flight (autocannon, after an untimed warm-up run on each peer), with CPU
+ *      per request of each peer's processes (/proc);
  *   3. end to end: 20,000 pre-signed EIP-1559 transfers sent in JSON-RPC batches of 100 with automine off, then
  *      `evm_mine` until the last receipt exists (submission rate and send-to-last-receipt rate);
  *   4. the fullest block of (3) (1,428 transfers) fetched with full transactions and its receipts.
  * Prints one JSON document on stdout (ratios ours/anvil, targets met or missed) and a one-line summary on stderr (each phase's figures go to stderr as they finish).
- * `--quick`: 2,000 transfers, 100 calls per method, 2 s of throughput.
+ * `--quick`: 2,000 transfers, 100 calls per method, 2 s of throughput (after 2 s of warm-up).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,8 @@ const CALLS = quick ? 100 : 500;
 const WARMUP = 20;
 const IN_FLIGHT = 32;
 const THROUGHPUT_SECONDS = quick ? 2 : 5;
+/** An untimed autocannon run on each peer first: a fresh Node server runs its first thousands of requests unoptimized. */
+const THROUGHPUT_WARMUP_SECONDS = quick ? 2 : 3;
 const FETCH_RUNS = 5;
 const load = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
 
@@ -74,9 +77,10 @@ try {
     console.error(`latency ${label}: ${JSON.stringify(latency[label])}`);
   }
 
+  for (const p of [ours, anvil]) await measureThroughput(p.url, IN_FLIGHT, THROUGHPUT_WARMUP_SECONDS);
   const throughput = {
-    ours: await measureThroughput(ours.url, IN_FLIGHT, THROUGHPUT_SECONDS),
-    anvil: await measureThroughput(anvil.url, IN_FLIGHT, THROUGHPUT_SECONDS),
+    ours: await measureThroughput(ours.url, IN_FLIGHT, THROUGHPUT_SECONDS, ours.pids()),
+    anvil: await measureThroughput(anvil.url, IN_FLIGHT, THROUGHPUT_SECONDS, anvil.pids()),
   };
   console.error(`throughput: ${JSON.stringify(throughput)}`);
 
@@ -97,6 +101,11 @@ try {
   const ratios = {
     p50: Object.fromEntries(Object.entries(latency).map(([m, r]) => [m, r.p50Ratio])),
     throughput: round3(throughput.ours.reqPerSec / throughput.anvil.reqPerSec),
+    /** ours / anvil CPU per eth_blockNumber (what a request costs, whatever CPU share each peer got). */
+    cpuPerRequest:
+      throughput.ours.cpuUsPerReq !== undefined && throughput.anvil.cpuUsPerReq
+        ? round3(throughput.ours.cpuUsPerReq / throughput.anvil.cpuUsPerReq)
+        : null,
     fullBlockSpeedup: round3(ab.block.p50Ms / ob.block.p50Ms),
     fullBlockFirstSpeedup: round3(ab.block.firstMs / ob.block.firstMs),
     receiptsSpeedup: round3(ab.receipts.p50Ms / ob.receipts.p50Ms),
@@ -121,6 +130,7 @@ try {
       warmup: WARMUP,
       inFlight: IN_FLIGHT,
       throughputSeconds: THROUGHPUT_SECONDS,
+      throughputWarmupSeconds: THROUGHPUT_WARMUP_SECONDS,
       fetchRuns: FETCH_RUNS,
       signMs,
     },
@@ -140,7 +150,9 @@ try {
   console.error(
     `bench:rpc ${out.mode}: p50 ours/anvil ${Object.entries(ratios.p50)
       .map(([m, r]) => `${m} ${r}`)
-      .join(', ')}; eth_blockNumber ${throughput.ours.reqPerSec}/${throughput.anvil.reqPerSec} req/s (x${ratios.throughput}); ` +
+      .join(
+        ', ',
+      )}; eth_blockNumber ${throughput.ours.reqPerSec}/${throughput.anvil.reqPerSec} req/s (x${ratios.throughput}), CPU ${throughput.ours.cpuUsPerReq}/${throughput.anvil.cpuUsPerReq} us/req; ` +
       `${ob.txs}-tx block ${ob.block.p50Ms}/${ab.block.p50Ms} ms (anvil/ours x${ratios.fullBlockSpeedup}), receipts ${ob.receipts.p50Ms}/${ab.receipts.p50Ms} ms (x${ratios.receiptsSpeedup}); ` +
       `${TRANSFERS} transfers submit ${o.submitTxPerSec}/${a.submitTxPerSec} tx/s, end to end ${o.endToEndTxPerSec}/${a.endToEndTxPerSec} tx/s (x${ratios.endToEnd}); ` +
       `targets ${Object.entries(targets)

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { call } from './client.ts';
+import { processGroup } from './processCpu.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -15,6 +16,8 @@ export interface Peer {
   name: string;
   url: string;
   datadir?: string;
+  /** The processes serving it (for CPU per request). */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -50,6 +53,7 @@ export async function startOurs(timeoutMs = 90_000): Promise<Peer> {
     name: 'xone',
     url,
     datadir,
+    pids: () => (child.pid ? [child.pid] : []),
     async stop() {
       await exitOf(child, () => child.kill('SIGTERM'));
       rmSync(datadir, { recursive: true, force: true });
@@ -89,6 +93,7 @@ export async function startAnvil(chainId: number, accounts: number, timeoutMs = 
   return {
     name: 'anvil',
     url,
+    pids: () => (child.pid ? processGroup(child.pid) : []),
     async stop() {
       await exitOf(child, () => child.pid && process.kill(-child.pid, 'SIGTERM'));
     },
