@@ -108,6 +108,13 @@ export async function buildDist(outDir = OUT) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const r = await buildDist();
-  process.stderr.write(`xone build: dist/ with ${r.entries.length} entries, ${(r.bytes / 1e6).toFixed(1)} MB, ${r.ms} ms\n`);
+  try {
+    const r = await buildDist();
+    process.stderr.write(`xone build: dist/ with ${r.entries.length} entries, ${(r.bytes / 1e6).toFixed(1)} MB, ${r.ms} ms\n`);
+  } catch (err) {
+    process.stderr.write(`xone build failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Under `npm ci` (prepare) a failed bundle must not fail the install: xone then runs from the sources via tsx.
+    if (process.env.npm_lifecycle_event === 'prepare') process.stderr.write('xone will run from the TypeScript sources (slower start)\n');
+    else process.exitCode = 1;
+  }
 }
