@@ -23,10 +23,19 @@ export class Coalescer<T> {
   }
 }
 
+/** One promise and one timer per waiting caller (Promise.race plus finally cost three more promises per call). */
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new GatewayError('timeout', `request timed out after ${ms} ms`)), ms);
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new GatewayError('timeout', `request timed out after ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
   });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }

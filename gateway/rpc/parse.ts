@@ -22,19 +22,23 @@ export function jsonDepth(value: unknown, limit: number, depth = 0): number {
 
 const isId = (v: unknown): v is JsonRpcId => v === null || typeof v === 'string' || typeof v === 'number';
 
+/** A call with every field present (one object shape for all calls: spreads of a shared base showed in profiles). */
+function newCall(index: number, id: JsonRpcId, method: string, params: unknown, invalid: boolean): RpcCall {
+  const call: RpcCall = { index, id, method, params, cost: 0, cache: 'none', limiter: { decision: 'skip', cost: 0 } };
+  if (invalid) call.invalid = true;
+  return call;
+}
+
 /** Turns one element into a call; a malformed element becomes an `invalid` call answered with -32600. */
 function toCall(raw: unknown, index: number): RpcCall {
-  const base = { index, cost: 0, cache: 'none' as const, limiter: { decision: 'skip' as const, cost: 0 } };
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ...base, id: null, method: '', params: undefined, invalid: true };
-  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return newCall(index, null, '', undefined, true);
   const o = raw as Record<string, unknown>;
   const id = isId(o.id) ? o.id : null;
   const paramsOk = o.params === undefined || Array.isArray(o.params) || (typeof o.params === 'object' && o.params !== null);
   if (o.jsonrpc !== '2.0' || typeof o.method !== 'string' || o.method.length === 0 || o.method.length > 128 || !paramsOk) {
-    return { ...base, id, method: typeof o.method === 'string' ? o.method.slice(0, 128) : '', params: undefined, invalid: true };
+    return newCall(index, id, typeof o.method === 'string' ? o.method.slice(0, 128) : '', undefined, true);
   }
-  return { ...base, id, method: o.method, params: o.params ?? [] };
+  return newCall(index, id, o.method, o.params ?? [], false);
 }
 
 /**
