@@ -25,6 +25,8 @@ export interface NodeProcess {
   lines: BenchLogLine[];
   /** Resolves with the first line (from now on or already seen) whose msg is `msg`. */
   waitForLine(msg: string, timeoutMs: number): Promise<BenchLogLine>;
+  /** The last 4,000 characters of its stderr (why it died, when it did). */
+  stderrTail(): string;
   /** Resident set size in MB (VmRSS), or NaN once the process is gone. */
   rssMb(): number;
   stop(): Promise<void>;
@@ -87,6 +89,7 @@ export async function startNode(name: string, args: string[], readyMsg = 'node s
     child,
     lines,
     waitForLine,
+    stderrTail: () => tail,
     rssMb: () => {
       try {
         const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

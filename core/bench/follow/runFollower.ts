@@ -60,8 +60,18 @@ export async function runFollower(root: string, chain: PrebuiltChain, producerUr
       }
     });
     const timer = setTimeout(done, timeoutMs);
+    let exited: string | undefined;
+    node.child.once('exit', (code, signal) => {
+      exited = `follower exited (code ${code}, signal ${signal}) before reaching the head; stderr: ${node.stderrTail()}`;
+      done();
+    });
     await reached;
     clearTimeout(timer);
+    if (exited) {
+      await probe.stop();
+      rss.stop();
+      throw new Error(exited);
+    }
     const samples = (await probe.stop()).filter((s) => s.at >= t0 && s.at <= (Number.isNaN(t1) ? Infinity : t1));
     rss.stop();
     const m1 = await scrapeMetrics(node.url);
