@@ -8,7 +8,7 @@ const FREE_SOCKET_TIMEOUT_MS = 4_000;
  * The Node adapter's FetchLike: one undici Pool of keep-alive connections per upstream origin, using its
  * `request()` API (no WHATWG Request/Response, no AbortSignal per call). Measured against `http.request` on a
  * keep-alive agent, 32 in flight to the same server, warm: 49 against 88 µs of client CPU per request
- * (docs/decisions/0020-gateway-hot-path.md). The timeout bounds the wait for the response head and any gap in its
+ * (docs/decisions/0028-gateway-hot-path.md). The timeout bounds the wait for the response head and any gap in its
  * body (the bodies here are single JSON documents). Only what the pool uses: POST, a string body, status, text,
  * one header. Idle sockets close after 4 s, before a Node server's 5 s keep-alive timeout closes them under us.
  */
