@@ -97,7 +97,10 @@ export class StoreState implements StateBackend {
   }
 
   private cachedAccount(address: Uint8Array, key: string): CachedAccount {
-    const hit = this.accounts.get(key) ?? this.staged.get(key) ?? this.batch.get(key);
+    // Newest first; null (known absent) is an answer too, so each layer is asked with `get` !== undefined.
+    let hit = this.accounts.get(key);
+    if (hit === undefined) hit = this.staged.get(key);
+    if (hit === undefined) hit = this.batch.get(key);
     if (hit !== undefined) return hit;
     const row = this.s.account.get(address);
     const entry: CachedAccount = row === undefined ? null : { account: decodeAccount(row), rlp: new Uint8Array(row) };
