@@ -7,9 +7,9 @@
  */
 import { buildCliqueExtra } from '../../consensus/clique/extraData.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
-import { addressFromPrivateKey } from '../../primitives/secp256k1/index.ts';
+import { addressFromPublicKey } from '../../primitives/secp256k1/address.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
-import { derivePrivateKeys, mnemonicSeed } from './hdKeys.ts';
+import { derivePrivateKeys, ecdhCurve, mnemonicSeed } from './hdKeys.ts';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 export const DEV_CHAIN_ID = 1337;
@@ -24,10 +24,10 @@ export interface DevAccount {
   privateKey: string;
 }
 
-/** Accounts m/44'/60'/0'/0/i of the dev mnemonic (derived on node:crypto and native secp256k1: hdKeys.ts). */
+/** Accounts m/44'/60'/0'/0/i of the dev mnemonic (derived on node:crypto alone: hdKeys.ts). */
 export function devAccounts(count = DEV_ACCOUNT_COUNT): DevAccount[] {
   return derivePrivateKeys(mnemonicSeed(DEV_MNEMONIC), "m/44'/60'/0'/0", count).map((key) => ({
-    address: toChecksumAddress(addressFromPrivateKey(key)),
+    address: toChecksumAddress(addressFromPublicKey(ecdhCurve.publicKeyFromPrivate(key))),
     privateKey: bytesToHex(key),
   }));
 }
