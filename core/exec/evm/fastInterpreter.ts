@@ -29,7 +29,7 @@ function installLoop(lib: EvmLibraryInternals): void {
   proto.run = function run(this: InterpreterInternals, code: Uint8Array, opts: { pc?: number } = {}) {
     const cache = analyses.get(this._evm);
     if (cache === undefined || !fastLoopApplies(this, code, opts)) return libraryRun.call(this, code, opts);
-    return fastRun(this, code, cache, lib.consumeEip7928PostTargetCallOog, watches.get(this._evm));
+    return fastRun(this, code, cache, watches.get(this._evm));
   };
 }
 

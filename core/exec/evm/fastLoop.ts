@@ -5,7 +5,7 @@
  * gas handlers are the library's own, called in the same order as `runStep` calls them.
  */
 import { EVMError } from '@ethereumjs/evm';
-import type { InterpreterInternals, JumpAnalysis, OpcodeEntry, RunResult, RunState } from './internals.ts';
+import type { InterpreterInternals, JumpAnalysis, OpcodeEntry, RunResult } from './internals.ts';
 
 const STOP = EVMError.errorMessages.STOP;
 const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS;
@@ -24,6 +24,7 @@ export function fastLoopApplies(interp: InterpreterInternals, code: Uint8Array, 
     evm.DEBUG ||
     evm._optsCached.profiler?.enabled === true ||
     evm.events.listenerCount('step') > 0 ||
+    interp.common.isActivatedEIP(7928) || // block-level access lists add a post-call hook to every step
     (interp._runState.env.chargeCodeAccesses === true && (interp.common.isActivatedEIP(6800) || interp.common.isActivatedEIP(7864)))
   );
 }
@@ -41,7 +42,6 @@ export async function fastRun(
   interp: InterpreterInternals,
   code: Uint8Array,
   cache: WeakMap<Uint8Array, JumpAnalysis>,
-  consume7928: (rs: RunState) => void,
   watch?: StepWatch,
 ): Promise<RunResult> {
   const rs = interp._runState;
@@ -75,7 +75,6 @@ export async function fastRun(
       // useGas(0) on a negative balance zeroes it and throws OUT_OF_GAS, exactly as the library's useGas would.
       if (rs.gasLeft < 0n) interp.useGas(0n, info);
       rs.programCounter++;
-      if (rs.eip7928PostTargetCallOog !== undefined) consume7928(rs);
       if (info.isAsync) await entry.opHandler(rs, common);
       else entry.opHandler(rs, common);
       rs.env.accessWitness?.commit();

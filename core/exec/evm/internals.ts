@@ -1,12 +1,13 @@
 /**
  * The parts of @ethereumjs/evm that its `exports` map does not publish but the fast interpreter (decision 0027)
- * needs: the `Interpreter` class, `Memory` and `Stack`, `defaultBlock` and the EIP-7928 step hook. They are loaded
- * from the library's own ESM dist files (the same module instances `EVM` uses) and only for the exact version the
- * fast paths were written against; any other version yields a reason and the library's own code runs instead.
+ * needs: the `Interpreter` prototype and the `Memory` and `Stack` classes, taken from a live probe EVM, and only for
+ * the exact version the fast paths were written against; any other version yields a reason and the library's own
+ * code runs instead.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { Common, Hardfork, Mainnet, type StateManagerInterface } from '@ethereumjs/common';
+import { EVM } from '@ethereumjs/evm';
 import type { Address } from '@ethereumjs/util';
 
 /** The @ethereumjs/evm version whose internals the fast paths were written against (pinned in package.json). */
@@ -48,7 +49,6 @@ export interface RunState {
   stateGasSpilled: bigint;
   memory: MemoryLike;
   env: { accessWitness?: { commit(): void; revert(): void }; chargeCodeAccesses?: boolean };
-  eip7928PostTargetCallOog?: unknown;
   eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean;
 }
 
@@ -102,41 +102,68 @@ export interface EvmLibraryInternals {
   interpreterProto: InterpreterInternals;
   Memory: new () => MemoryLike;
   Stack: new () => unknown;
-  defaultBlock: () => unknown;
-  consumeEip7928PostTargetCallOog: (rs: RunState) => void;
 }
 
-async function importDist(esm: string, file: string): Promise<Record<string, unknown>> {
-  return (await import(pathToFileURL(join(esm, file)).href)) as Record<string, unknown>;
+/** A state manager with nothing in it: enough for the probe's one STOP. */
+function emptyStateManager(): Record<string, unknown> {
+  const none = async (): Promise<undefined> => undefined;
+  const empty = async (): Promise<Uint8Array> => new Uint8Array(0);
+  const sm: Record<string, unknown> = {
+    originalStorageCache: { get: empty, clear: () => undefined },
+    getAccount: none,
+    putAccount: none,
+    deleteAccount: none,
+    modifyAccountFields: none,
+    putCode: none,
+    getCode: empty,
+    getCodeSize: async () => 0,
+    getStorage: empty,
+    putStorage: none,
+    clearStorage: none,
+    checkpoint: none,
+    commit: none,
+    revert: none,
+    getStateRoot: async () => new Uint8Array(32),
+    setStateRoot: none,
+    hasStateRoot: async () => false,
+    clearCaches: () => undefined,
+  };
+  sm.shallowCopy = () => sm;
+  return sm;
 }
 
-/** Loads the internals, or returns why they cannot be used. */
+/**
+ * Finds the classes by running one STOP on a probe EVM and looking at the run state its STOP handler receives.
+ * Taking them from a live instance (rather than importing the library's dist files) gives the very classes the
+ * node's EVMs use, bundled (decision 0022) or not. The version comes from the installed package.json, which is what
+ * the bundle was built from.
+ */
 export async function loadEvmInternals(): Promise<EvmLibraryInternals | string> {
   try {
     const require = createRequire(import.meta.url);
     const root = dirname(dirname(dirname(require.resolve('@ethereumjs/evm'))));
     const pkg = require(join(root, 'package.json')) as { version?: string };
     if (pkg.version !== FAST_INTERPRETER_EVM_VERSION) return `@ethereumjs/evm ${pkg.version} is not ${FAST_INTERPRETER_EVM_VERSION}`;
-    const esm = join(root, 'dist', 'esm');
-    const [interp, memory, stack, evm, eip7928] = await Promise.all(
-      ['interpreter.js', 'memory.js', 'stack.js', 'evm.js', join('opcodes', 'EIP7928.js')].map((f) => importDist(esm, f)),
-    );
-    const Interpreter = interp?.Interpreter as { prototype: InterpreterInternals } | undefined;
-    const proto = Interpreter?.prototype;
-    if (proto === undefined || typeof proto.run !== 'function' || typeof proto._getValidJumpDestinations !== 'function') {
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Shanghai });
+    const probe = new EVM({ common, stateManager: emptyStateManager() as unknown as StateManagerInterface });
+    const stop = (probe as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap[0x00];
+    if (stop === undefined || typeof stop.opHandler !== 'function') return 'opcode table not found';
+    let seen: (RunState & { interpreter?: unknown; stack?: unknown }) | undefined;
+    const original = stop.opHandler;
+    stop.opHandler = (rs, common) => {
+      seen = rs as RunState & { interpreter?: unknown; stack?: unknown };
+      return original(rs, common);
+    };
+    await probe.runCode({ code: Uint8Array.of(0x00), gasLimit: 100n });
+    const proto = seen?.interpreter === undefined ? undefined : (Object.getPrototypeOf(seen.interpreter) as InterpreterInternals);
+    if (proto === undefined || typeof proto.run !== 'function' || typeof proto._getValidJumpDestinations !== 'function' || typeof proto.useGas !== 'function') {
       return 'Interpreter internals not found';
     }
-    if (typeof memory?.Memory !== 'function' || typeof stack?.Stack !== 'function') return 'Memory/Stack not found';
-    if (typeof evm?.defaultBlock !== 'function') return 'defaultBlock not found';
-    if (typeof eip7928?.consumeEip7928PostTargetCallOog !== 'function') return 'consumeEip7928PostTargetCallOog not found';
-    return {
-      interpreterProto: proto,
-      Memory: memory.Memory as new () => MemoryLike,
-      Stack: stack.Stack as new () => unknown,
-      defaultBlock: evm.defaultBlock as () => unknown,
-      consumeEip7928PostTargetCallOog: eip7928.consumeEip7928PostTargetCallOog as (rs: RunState) => void,
-    };
+    const Memory = (seen?.memory as object | undefined)?.constructor as (new () => MemoryLike) | undefined;
+    const Stack = (seen?.stack as object | undefined)?.constructor as (new () => unknown) | undefined;
+    if (typeof Memory !== 'function' || typeof Stack !== 'function') return 'Memory/Stack not found';
+    return { interpreterProto: proto, Memory, Stack };
   } catch (err) {
-    return `internals failed to load: ${(err as Error).message}`;
+    return `internals not found: ${(err as Error).message}`;
   }
 }

@@ -16,6 +16,23 @@ const INVALID_EOF = EVMError.errorMessages.INVALID_EOF_FORMAT;
 const MEMORY_CHUNK = 8192;
 const POOL_LIMIT = 64;
 
+/** The library's `defaultBlock()` (block context of a message run without one; `runCall` always sets one). */
+function defaultBlock(): unknown {
+  return {
+    header: {
+      number: 0n,
+      coinbase: createZeroAddress(),
+      timestamp: 0n,
+      difficulty: 0n,
+      prevRandao: new Uint8Array(32),
+      gasLimit: 0n,
+      baseFeePerGas: undefined,
+      slotNumber: 0n,
+      getBlobGasPrice: () => undefined,
+    },
+  };
+}
+
 /** The message fields a frame reads (ethereumjs `Message` after `_executeCall` spread it). */
 interface FrameMessage {
   to?: Address;
@@ -102,7 +119,7 @@ export function makeRunFrame(lib: EvmLibraryInternals): (this: EvmInternals, mes
       depth: message.depth ?? 0,
       gasPrice: this._tx.gasPrice,
       origin: this._tx.origin ?? message.caller ?? ZERO_ADDRESS,
-      block: this._block ?? lib.defaultBlock(),
+      block: this._block ?? defaultBlock(),
       contract,
       codeAddress: message.codeAddress,
       gasRefund: message.gasRefund,
