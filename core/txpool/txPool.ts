@@ -83,8 +83,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     if (existing) this.checkReplacement(existing.tx, tx);
     else this.checkLimits(account, tx);
 
-    const pooled: PooledTransaction = { tx, sender, senderHex, addedAt: this.arrivals++, addedAtMs: (this.deps.now ?? Date.now)() };
-    if (existing) this.byHash.delete(bytesToHex(existing.tx.hash));
+    const pooled: PooledTransaction = { tx, sender, senderHex, hashHex, addedAt: this.arrivals++, addedAtMs: (this.deps.now ?? Date.now)() };
+    if (existing) this.byHash.delete(existing.hashHex);
     if (!known) this.accounts.set(senderHex, account);
     account.byNonce.set(tx.nonce, pooled);
     this.byHash.set(hashHex, pooled);
@@ -151,7 +151,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
         const expired = !stale && nonce >= account.stateNonce + BigInt(account.pending) && now - p.addedAtMs > this.options.lifetimeMs;
         if (stale || expired) {
           account.byNonce.delete(nonce);
-          this.byHash.delete(bytesToHex(p.tx.hash));
+          this.byHash.delete(p.hashHex);
         }
       }
       this.pendingCount -= account.pending;
@@ -175,7 +175,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
       const p = account.byNonce.get(n);
       if (p === undefined) continue;
       account.byNonce.delete(n);
-      this.byHash.delete(bytesToHex(p.tx.hash));
+      this.byHash.delete(p.hashHex);
     }
     const left = account.stateNonce < end ? Number(end - account.stateNonce) : 0;
     this.pendingCount += left - account.pending;

@@ -7,6 +7,8 @@ export interface PooledTransaction {
   sender: Uint8Array;
   /** Lower-case 0x hex of `sender`: the map key. */
   senderHex: string;
+  /** Lower-case 0x hex of the transaction hash: the by-hash key, kept so dropping a mined transaction needs no hex. */
+  hashHex: string;
   /** Arrival order (monotonic counter), to break fee ties as geth does. */
   addedAt: number;
   /** Wall-clock arrival in ms, for the queued lifetime. */
