@@ -4,7 +4,7 @@
  * thread (worker): owns the one SQLite write connection and the segment writer; import and produce pipeline"), and
  * also runs in-thread for tests and tools. Everything it returns is plain data that survives postMessage.
  */
-import { decodeBlock, type Block } from '../../chain/block/index.ts';
+import type { Block } from '../../chain/block/index.ts';
 import type { Genesis } from '../../chain/genesis/index.ts';
 import { ethereumHeaderCodec, type Header } from '../../chain/header/index.ts';
 import { decodeTransaction } from '../../chain/transaction/index.ts';
@@ -20,6 +20,8 @@ import { ChainStore, type Durability, type StoreLogger } from '../../store/index
 import { buildBlock, type BuiltBlock } from '../produce/buildBlock.ts';
 import { unwindState } from '../../state/store/history.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
+import type { SenderRecovery } from '../../runtime/recovery/index.ts';
+import { pipelineSenders } from './senderPipeline.ts';
 import { applyDevEdits, type DevStateEdit } from '../dev/stateEdits.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
 
@@ -33,6 +35,8 @@ export interface ChainServiceOptions {
   /** Check seals of imported blocks (false for trusted import). Default: true on Clique chains. */
   verifySeals?: boolean;
   historyBlocks?: number;
+  /** Follower import: sender recovery threads the chain thread starts (`--recovery-workers`; 0 or unset = in-thread). */
+  recoveryWorkers?: number;
 }
 
 /** A block that became part of the canonical chain (durable when `durable` is true). */
@@ -91,6 +95,8 @@ export class ChainService {
   private readonly engine: ConsensusEngine;
   private readonly signerAddress: Uint8Array | undefined;
   private readonly putSenders;
+  /** Follower import's sender recovery (the chain thread's pool): the next block's senders are recovered ahead. */
+  senderRecovery: SenderRecovery | undefined;
 
   private constructor(
     readonly store: ChainStore,
@@ -212,11 +218,10 @@ export class ChainService {
    */
   async importBlocks(rlps: readonly Uint8Array[]): Promise<HeadUpdate[]> {
     const out: HeadUpdate[] = [];
-    for (const rlp of rlps) {
-      const block = decodeBlock(rlp);
+    for (const { block, senders } of pipelineSenders(rlps, this.senderRecovery)) {
       const parent = this.importer.headInfo;
       if (this.options.verifySeals ?? this.engine.name === 'clique') this.engine.verifyHeader(block.header, parent.header, this.headerReader());
-      const imported = await this.importer.importBlock(block, undefined, this.writeSenders);
+      const imported = await this.importer.importBlock(block, senders, this.writeSenders);
       out.push(this.update(imported, block.header, block, this.store.batch === 0));
     }
     return out;
