@@ -14,7 +14,7 @@ import type { EVM } from '@ethereumjs/evm';
 import { fastLoopApplies, fastRun, type StepWatch } from './fastLoop.ts';
 import { type CommonLike, type EvmLibraryInternals, type InterpreterInternals, type JumpAnalysis, loadEvmInternals, type OpcodeEntry } from './internals.ts';
 import { makeRunFrame } from './runFrame.ts';
-import { installWordOps } from './wordOps.ts';
+import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
 
 export { FAST_INTERPRETER_EVM_VERSION } from './internals.ts';
 
@@ -70,7 +70,9 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   if (typeof lib === 'string' || runFrame === undefined) return { enabled: false, reason: lib as string };
   fastEipLookup((evm as unknown as { common: CommonLike }).common);
   analyses.set(evm, new WeakMap());
-  installWordOps((evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap);
+  const internals = evm as unknown as { _opcodeMap: OpcodeEntry[]; common: CommonLike };
+  installWordOps(internals._opcodeMap);
+  installSyncMemoryGas(internals._opcodeMap, internals.common);
   (evm as unknown as { runInterpreter: unknown }).runInterpreter = runFrame;
   return { enabled: true };
 }

@@ -27,6 +27,8 @@ export interface OpcodeEntry {
   opcodeInfo: OpcodeInfo;
   opHandler: (runState: RunState, common: unknown) => unknown;
   gasHandler: (runState: RunState, gas: bigint, common: unknown) => Promise<bigint>;
+  /** Ours (wordOps.ts): the same gas rule as `gasHandler`, without a promise; the fast loop prefers it. */
+  syncGasHandler?: (runState: RunState, gas: bigint) => bigint;
 }
 
 /** Result of `Interpreter._getValidJumpDestinations`. */
@@ -46,6 +48,8 @@ export interface RunState {
   shouldDoJumpAnalysis: boolean;
   gasLeft: bigint;
   gasRefund: bigint;
+  memoryWordCount: bigint;
+  highestMemCost: bigint;
   stateGasSpilled: bigint;
   memory: MemoryLike;
   env: { accessWitness?: { commit(): void; revert(): void }; chargeCodeAccesses?: boolean };
@@ -60,6 +64,7 @@ export interface MemoryLike {
 /** `Common` as the fast paths use it. */
 export interface CommonLike {
   isActivatedEIP(eip: number): boolean;
+  param(name: string): bigint;
   consensusType(): string;
   _activatedEIPsCache?: number[];
 }

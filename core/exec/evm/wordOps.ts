@@ -4,7 +4,7 @@
  * and an array spread: ~2 µs per MSTORE on this host, against ~0.1 µs for four 64-bit DataView writes. The gas
  * handlers, memory growth and storage reads are still the library's; only the word conversions change.
  */
-import type { OpcodeEntry, RunState } from './internals.ts';
+import type { CommonLike, OpcodeEntry, RunState } from './internals.ts';
 
 const MASK_64 = (1n << 64n) - 1n;
 
@@ -68,6 +68,47 @@ const REPLACEMENTS: ReadonlyMap<number, { handler: (rs: WordRunState) => unknown
   [0x52, { handler: mstore, isAsync: false }],
   [0x54, { handler: sload, isAsync: true }],
 ]);
+
+/**
+ * The library's `subMemUsage` (opcodes/util.ts): memory expansion gas for touching `length` bytes at `offset`,
+ * charged once per new high-water mark, with the fork's `memoryGas` and `quadCoefficientDivGas` read once.
+ */
+function memoryGas(fee: bigint, quad: bigint): (rs: RunState, offset: bigint, length: bigint) => bigint {
+  return (rs, offset, length) => {
+    if (length === 0n) return 0n;
+    const end = offset + length;
+    const words = end % 32n === 0n ? end / 32n : end / 32n + 1n;
+    if (words <= rs.memoryWordCount) return 0n;
+    let cost = words * fee + (words * words) / quad;
+    if (cost > rs.highestMemCost) {
+      const previous = rs.highestMemCost;
+      rs.highestMemCost = cost;
+      cost -= previous;
+    }
+    rs.memoryWordCount = words;
+    return cost;
+  };
+}
+
+type Peekable = RunState & { stack: { peek(n?: number): bigint[] } };
+
+/**
+ * Promise-free gas rules for MLOAD, MSTORE and MSTORE8 (the library's are async functions with no await inside, so
+ * the loop would pay a promise per memory access for a few bigint operations).
+ */
+export function installSyncMemoryGas(opcodeMap: OpcodeEntry[], common: CommonLike): void {
+  const mem = memoryGas(common.param('memoryGas'), common.param('quadCoefficientDivGas'));
+  const sizes: ReadonlyArray<readonly [number, bigint]> = [
+    [0x51, 32n],
+    [0x52, 32n],
+    [0x53, 1n],
+  ];
+  for (const [code, size] of sizes) {
+    const entry = opcodeMap[code];
+    if (entry === undefined || entry.opcodeInfo.code !== code || !entry.opcodeInfo.dynamicGas) continue;
+    entry.syncGasHandler = (rs, gas) => gas + mem(rs, (rs as Peekable).stack.peek()[0] as bigint, size);
+  }
+}
 
 /**
  * Swaps the three handlers into one EVM's opcode table (its entries are per EVM; a hardfork change rebuilds the
