@@ -4,7 +4,8 @@
  * analysis redone per call frame, `Common.isActivatedEIP` (a linear scan of ~60 EIPs) several times per step, a
  * fresh 8 KiB memory buffer and a ~45-field snapshot per frame. `enableFastInterpreter(evm)` replaces those for
  * one EVM: the main loop (fastLoop.ts), the frame runner (runFrame.ts), the EIP lookup, and the word conversions
- * of MLOAD/MSTORE/SLOAD (wordOps.ts). Every gas handler and every other opcode handler is still the library's.
+ * of MLOAD/MSTORE/SLOAD plus promise-free memory gas for MLOAD/MSTORE/MSTORE8 (wordOps.ts). Every other gas and
+ * opcode handler is still the library's.
  *
  * Frames the fast loop does not cover (EOF code, tracing `step` listeners, debug mode, the profiler, Verkle and
  * binary-tree witnesses) run the library's own loop. With any @ethereumjs/evm version other than the pinned one,
@@ -87,7 +88,8 @@ export function isFastInterpreter(evm: EVM): boolean {
  * eth_call's timeout uses it: a `step` listener would send every frame to the library's slower loop.
  */
 export function watchSteps(evm: EVM, every: number, check: () => void): void {
-  if (isFastInterpreter(evm)) {
+  // In debug mode (DEBUG=ethjs) every frame runs the library's loop, which only a step listener can watch.
+  if (isFastInterpreter(evm) && !evm.DEBUG) {
     watches.set(evm, { every, check, count: 0 });
     return;
   }
