@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads';
 import { XoneError } from '../../errors.ts';
 import { spawnTsWorker, waitForReady } from '../../runtime/spawnTsWorker.ts';
 import type { ChainServiceOptions } from './chainService.ts';
+import { unpackUpdates, type PackedHeadUpdate } from './packedUpdates.ts';
 import type { ChainApi, ChainMethod, ChainReply, ChainRequest } from './types.ts';
 
 type Async<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
@@ -52,7 +53,7 @@ export class ChainThread implements Async<ChainApi> {
   durability = () => this.call('durability');
   canonicalHash = (number: bigint) => this.call('canonicalHash', number);
   produce = (request: Parameters<ChainApi['produce']>[0]) => this.call('produce', request);
-  importBlocks = (rlps: Uint8Array[]) => this.call('importBlocks', rlps);
+  importBlocks = async (rlps: Uint8Array[]) => unpackUpdates((await this.call('importBlocks', rlps)) as unknown as PackedHeadUpdate[]);
   steady = () => this.call('steady');
   unwindTo = (number: bigint) => this.call('unwindTo', number);
 

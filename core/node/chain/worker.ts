@@ -8,7 +8,8 @@ import { parentPort } from 'node:worker_threads';
 import { XoneError } from '../../errors.ts';
 import { createSenderRecovery, type SenderRecovery } from '../../runtime/recovery/index.ts';
 import { tsWorkerData } from '../../runtime/spawnTsWorker.ts';
-import { ChainService } from './chainService.ts';
+import { ChainService, type HeadUpdate } from './chainService.ts';
+import { packUpdates } from './packedUpdates.ts';
 import type { ChainReply, ChainRequest, ChainWorkerData } from './types.ts';
 
 const port = parentPort;
@@ -40,7 +41,9 @@ port.on('message', (msg: ChainRequest | { type: 'close' }) => {
     let reply: ChainReply;
     try {
       const fn = service[msg.method] as (...args: unknown[]) => unknown;
-      reply = { id: msg.id, ok: true, value: await fn.apply(service, msg.args) };
+      const value = await fn.apply(service, msg.args);
+      // A follower batch's tx hashes travel packed (packedUpdates.ts): one buffer per block, not one per hash.
+      reply = { id: msg.id, ok: true, value: msg.method === 'importBlocks' ? packUpdates(value as HeadUpdate[]) : value };
     } catch (err) {
       const e = err as Error;
       reply = {
