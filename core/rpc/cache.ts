@@ -1,10 +1,13 @@
+import { RawJson } from './json.ts';
+
 /**
  * LRU of JSON encodings of recent blocks and receipt lists, bounded by entries and by total characters. A block
  * is encoded once (when produced/imported or first asked for) and every later answer splices the stored text, so a
  * full 1,428-transaction block costs a map lookup and a string concatenation instead of an encode.
  */
 export class EncodingCache {
-  private readonly map = new Map<string, string>();
+  /** Entries as RawJson, so one instance (and its UTF-8 bytes, once made) serves every reader of an entry. */
+  private readonly map = new Map<string, RawJson>();
   private size = 0;
 
   constructor(
@@ -13,6 +16,11 @@ export class EncodingCache {
   ) {}
 
   get(key: string): string | undefined {
+    return this.getRaw(key)?.json;
+  }
+
+  /** The cached entry itself (the same instance on every hit). */
+  getRaw(key: string): RawJson | undefined {
     const v = this.map.get(key);
     if (v !== undefined) {
       // Re-insert to mark as most recently used (Map keeps insertion order).
@@ -22,29 +30,32 @@ export class EncodingCache {
     return v;
   }
 
-  set(key: string, json: string): void {
-    if (json.length > this.maxChars) return;
+  set(key: string, json: string): RawJson {
+    const raw = new RawJson(json);
+    if (json.length > this.maxChars) return raw;
     const old = this.map.get(key);
     if (old !== undefined) {
-      this.size -= old.length;
+      this.size -= old.json.length;
       this.map.delete(key);
     }
-    this.map.set(key, json);
+    this.map.set(key, raw);
     this.size += json.length;
     while (this.map.size > this.maxEntries || this.size > this.maxChars) {
-      const [k, v] = this.map.entries().next().value as [string, string];
+      const [k, v] = this.map.entries().next().value as [string, RawJson];
       this.map.delete(k);
-      this.size -= v.length;
+      this.size -= v.json.length;
     }
+    return raw;
   }
 
   /** Returns the cached text or computes, stores and returns it. */
   getOrSet(key: string, make: () => string): string {
-    const hit = this.get(key);
-    if (hit !== undefined) return hit;
-    const json = make();
-    this.set(key, json);
-    return json;
+    return this.getOrSetRaw(key, make).json;
+  }
+
+  /** Like getOrSet, returning the cached entry. */
+  getOrSetRaw(key: string, make: () => string): RawJson {
+    return this.getRaw(key) ?? this.set(key, make());
   }
 
   /** Drops every entry (benchmarks; a reorg deeper than the cache). */

@@ -5,7 +5,7 @@
  * and keep the order of their answers.
  */
 import { RPC_ERRORS, RpcError, type RpcErrorName, methodNotFound, toWireError, type WireError } from './errors.ts';
-import { encodeJson, errorResponse, exceedsDepth, resultResponse } from './json.ts';
+import { RawJson, encodeJson, errorResponse, exceedsDepth, resultResponse } from './json.ts';
 import { type RpcOptions } from './options.ts';
 import { ParamError } from './params.ts';
 import { CallScope } from './callScope.ts';
@@ -17,14 +17,21 @@ export interface RequestMeta {
   clientIp: string;
   transport: 'http' | 'ws';
   connection?: RpcConnection;
+  /** The caller can send a Buffer body (HTTP): a large cached result then goes out as its memoized UTF-8 bytes. */
+  acceptsBytes?: boolean;
 }
 
 /** The answer to one request text: body (null = nothing to send), HTTP status, Retry-After seconds. */
 export interface DispatchResult {
-  body: string | null;
+  /** A Buffer only when the request's meta had `acceptsBytes`. */
+  body: string | Buffer | null;
   status: number;
   retryAfter?: number;
 }
+
+/** Results above this many characters are answered from their memoized bytes when the transport takes bytes. */
+const BYTES_MIN = 64 * 1024;
+const RESPONSE_END = Buffer.from('}');
 
 type Classified =
   | { kind: 'call'; id: unknown; method: string; params: unknown }
@@ -104,7 +111,7 @@ export class Dispatcher {
     if (limited) return limited;
     const scope = this.scope(meta);
     try {
-      const out = this.one(msg, scope);
+      const out = this.one(msg, scope, meta.acceptsBytes === true);
       const body = typeof out === 'object' && out !== null ? await out : out;
       return { body, status: 200 };
     } finally {
@@ -145,7 +152,7 @@ export class Dispatcher {
           }
           break;
         }
-        const out = await this.one(msgs[i], ctx);
+        const out = (await this.one(msgs[i], ctx, false)) as string | null;
         if (out !== null) {
           parts.push(out);
           bytes += out.length;
@@ -158,7 +165,7 @@ export class Dispatcher {
   }
 
   /** One message → its answer text, or null for notifications and responses. */
-  private one(msg: unknown, ctx: CallScope): string | null | Promise<string | null> {
+  private one(msg: unknown, ctx: CallScope, bytes: boolean): string | Buffer | null | Promise<string | Buffer | null> {
     const c = classify(msg);
     if (c.kind === 'response') return null;
     if (c.kind === 'invalid') return errorResponse(c.id, tableError('INVALID_REQUEST'));
@@ -172,11 +179,20 @@ export class Dispatcher {
     }
     if (result instanceof Promise) {
       return withDeadline(result, ctx.signal).then(
-        (v) => (answer ? resultResponse(id, encodeJson(v)) : null),
+        (v) => (answer ? this.answer(id, v, bytes) : null),
         (err) => (answer ? this.fail(id, err, c.method) : null),
       );
     }
-    return answer ? resultResponse(id, encodeJson(result)) : null;
+    return answer ? this.answer(id, result, bytes) : null;
+  }
+
+  /** The success response; a large cached result as bytes around its memoized UTF-8 (no per-request encode). */
+  private answer(id: unknown, result: unknown, bytes: boolean): string | Buffer {
+    if (bytes && result instanceof RawJson && result.json.length > BYTES_MIN) {
+      const head = resultResponse(id, '');
+      return Buffer.concat([Buffer.from(head.slice(0, -1), 'utf8'), result.utf8(), RESPONSE_END]);
+    }
+    return resultResponse(id, encodeJson(result));
   }
 
   private fail(id: unknown, err: unknown, method: string): string {

@@ -43,9 +43,10 @@ export async function answerPost(contentType: string | undefined, incoming: Inco
     if (body.reason === 'too-large') return { status: 413, body: tableBody('BODY_TOO_LARGE', `content length too large (>${opts.maxBodyBytes})`), close: true };
     return { status: 400, body: tableBody('INVALID_REQUEST'), close: true };
   }
-  const r = await dispatcher.handle(body.text, { clientIp: incoming.socket.remoteAddress ?? '', transport: 'http' });
-  const text = r.body ?? '';
-  return { status: r.status, body: text.length > LARGE_BODY ? Buffer.from(text, 'utf8') : text, ...(r.retryAfter !== undefined ? { retryAfter: r.retryAfter } : {}) };
+  const r = await dispatcher.handle(body.text, { clientIp: incoming.socket.remoteAddress ?? '', transport: 'http', acceptsBytes: true });
+  const out = r.body ?? '';
+  const bytes = typeof out === 'string' && out.length > LARGE_BODY ? Buffer.from(out, 'utf8') : out;
+  return { status: r.status, body: bytes, ...(r.retryAfter !== undefined ? { retryAfter: r.retryAfter } : {}) };
 }
 
 /** Response headers of an answer (Content-Length set, so Node writes headers and a small body in one write). */

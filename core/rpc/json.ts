@@ -7,7 +7,18 @@ import { type WireError } from './errors.ts';
 
 /** A result that is already serialized JSON text: written to the wire as is. */
 export class RawJson {
+  private bytes: Buffer | undefined;
+
   constructor(readonly json: string) {}
+
+  /**
+   * The text as UTF-8, encoded once per instance: the encoding cache hands out the same instance for a cached block
+   * or receipt list, so a 1.4 MB answer is not re-encoded (10-19 ms on a loaded host) on every request.
+   */
+  utf8(): Buffer {
+    this.bytes ??= Buffer.from(this.json, 'utf8');
+    return this.bytes;
+  }
 }
 
 /** JSON text of a result value; RawJson anywhere inside is spliced in unchanged. */

@@ -55,7 +55,7 @@ export function attachWebSocket(http: Server, dispatcher: Dispatcher, maxPayload
       if (++inFlight === PAUSE_AT) ws.pause();
       void dispatcher.handle(text, meta).then((r) => {
         if (--inFlight === RESUME_AT && ws.isPaused) ws.resume();
-        if (r.body !== null) conn.send(r.body);
+        if (r.body !== null) conn.send(typeof r.body === 'string' ? r.body : r.body.toString('utf8'));
       });
     });
     ws.on('error', () => ws.terminate());

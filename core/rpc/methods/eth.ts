@@ -11,7 +11,7 @@ import { blockNumber, blockNumberOrHash } from '../blockParams.ts';
 import { bool, data, hash, required, uint } from '../params.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
-import { RawJson } from '../json.ts';
+import type { RawJson } from '../json.ts';
 import { blockKey, receiptsKey } from '../cache.ts';
 import { RpcError } from '../errors.ts';
 import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
@@ -25,22 +25,22 @@ const ZERO_ADDRESS = '0x' + '00'.repeat(20);
 export async function blockJson(s: RpcServices, header: HeaderData | null, fullTx: boolean): Promise<RawJson | null> {
   if (header === null) return null;
   const key = blockKey(bytesToHex(header.hash), fullTx);
-  const hit = s.cache.get(key);
-  if (hit !== undefined) return new RawJson(hit);
+  const hit = s.cache.getRaw(key);
+  if (hit !== undefined) return hit;
   const block = await s.deps.chain.getBlockByHash(header.hash);
   if (block === null) return null;
-  return new RawJson(s.cache.getOrSet(key, () => JSON.stringify(encodeBlock(block, fullTx))));
+  return s.cache.getOrSetRaw(key, () => JSON.stringify(encodeBlock(block, fullTx)));
 }
 
 /** Cached JSON text of a block's receipts. */
 export async function receiptsJson(s: RpcServices, header: HeaderData | null): Promise<RawJson | null> {
   if (header === null) return null;
   const key = receiptsKey(bytesToHex(header.hash));
-  const hit = s.cache.get(key);
-  if (hit !== undefined) return new RawJson(hit);
+  const hit = s.cache.getRaw(key);
+  if (hit !== undefined) return hit;
   const receipts = await s.deps.chain.getReceipts(header.hash);
   if (receipts === null) return null;
-  return new RawJson(s.cache.getOrSet(key, () => JSON.stringify(receipts.map(encodeReceipt))));
+  return s.cache.getOrSetRaw(key, () => JSON.stringify(receipts.map(encodeReceipt)));
 }
 
 async function blockOf(s: RpcServices, header: HeaderData | null): Promise<BlockData | null> {
