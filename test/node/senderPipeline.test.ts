@@ -10,6 +10,7 @@ import { ChainService } from '../../core/node/chain/chainService.ts';
 import { rawBlock } from '../../core/node/chain/rawBlock.ts';
 import { devAccounts, devGenesisJson } from '../../core/node/dev/devChain.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
+import { createMetrics } from '../../core/metrics/index.ts';
 import { RecoveryPool } from '../../core/runtime/recovery/index.ts';
 import { datadirFactory } from '../store/support/tmpDatadir.ts';
 
@@ -18,6 +19,12 @@ const genesis = parseGenesis(devGenesisJson(accounts));
 const newDatadir = datadirFactory();
 const open: ChainService[] = [];
 let pool: RecoveryPool;
+// The pool's own metrics, in a real registry: they show the batches went through the worker, not the importer.
+const metrics = createMetrics({ processMetrics: false });
+const poolBatches = async (): Promise<number> => {
+  const text = await metrics.register.metrics();
+  return Number(/^xone_recovery_seconds_count (\d+)$/m.exec(text)?.[1] ?? 0);
+};
 let blocks: Uint8Array[];
 let producerSenders: string[];
 
@@ -34,7 +41,7 @@ const storedSenders = (s: ChainService, hash: Uint8Array): string =>
 
 beforeAll(async () => {
   // A pool of one worker that takes every batch (no in-thread shortcut for small blocks), warmed up like the node's.
-  pool = new RecoveryPool({ workers: 1, inlineBelow: 1 });
+  pool = new RecoveryPool({ workers: 1, inlineBelow: 1 }, { metrics: { recoveryQueueLength: metrics.recoveryQueueLength, recoverySeconds: metrics.recoverySeconds } });
   await pool.init();
   const producer = ChainService.open({ datadir: newDatadir(), genesis, batch: 0, signerKey: hexToBytes(accounts[0].privateKey) });
   try {
@@ -66,11 +73,13 @@ function follower(): ChainService {
 describe('follower import with the recovery pool', () => {
   it('default: imports the range with senders recovered ahead by the pool, storing the same senders as the producer', async () => {
     const s = follower();
+    const batchesBefore = await poolBatches();
     const updates = await s.importBlocks(blocks);
     s.steady();
     expect(updates.map((u) => u.number)).toEqual([1n, 2n, 3n]);
     expect(updates.map((u) => storedSenders(s, u.hash))).toEqual(producerSenders);
     expect(pool.liveWorkers()).toBe(1);
+    expect((await poolBatches()) - batchesBefore).toBe(3); // one recovery batch per block, all in the pool
   });
 
   it('error: an undecodable block after two good ones throws when its turn comes; the two before it are imported', async () => {
