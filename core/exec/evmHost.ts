@@ -49,7 +49,7 @@ export class EvmHost {
     // KECCAK256 through our hash-wasm keccak (decision 0003) instead of the library's @noble/hashes default.
     common.customCrypto.keccak256 ??= keccak256;
     this.evm = new EVM({ common, stateManager: this.stateManager, blockchain, bn254: new NobleBN254() });
-    // Decision 0020: the library's loop and frame runner cost more than the opcodes on contract calls.
+    // Decision 0027: the library's loop and frame runner cost more than the opcodes on contract calls.
     enableFastInterpreter(this.evm);
     this.precompiles = new Set(this.evm.precompiles.keys());
   }
