@@ -1,3 +1,4 @@
+import { withDeadline } from '../async/withDeadline.ts';
 import { GatewayError } from '../rpc/gatewayError.ts';
 
 /**
@@ -11,10 +12,10 @@ export class Coalescer<T> {
   /** Runs `fn` for `key` unless the same key is already running; `coalesced` tells the caller it was a follower. */
   async run(key: string, deadlineMs: number, fn: () => Promise<T>): Promise<{ value: T; coalesced: boolean }> {
     const existing = this.inflight.get(key);
-    if (existing) return { value: await withDeadline(existing, deadlineMs), coalesced: true };
+    if (existing) return { value: await withDeadline(existing, deadlineMs, () => timedOut(deadlineMs)), coalesced: true };
     const p = fn().finally(() => this.inflight.delete(key));
     this.inflight.set(key, p);
-    return { value: await withDeadline(p, deadlineMs), coalesced: false };
+    return { value: await withDeadline(p, deadlineMs, () => timedOut(deadlineMs)), coalesced: false };
   }
 
   /** Number of keys in flight (tests, metrics). */
@@ -23,19 +24,4 @@ export class Coalescer<T> {
   }
 }
 
-/** One promise and one timer per waiting caller (Promise.race plus finally cost three more promises per call). */
-function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new GatewayError('timeout', `request timed out after ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
+const timedOut = (ms: number): GatewayError => new GatewayError('timeout', `request timed out after ${ms} ms`);

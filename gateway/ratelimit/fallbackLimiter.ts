@@ -1,5 +1,6 @@
 import type { FailMode } from '../config/types.ts';
 import type { GatewayMetrics } from '../metrics/types.ts';
+import { withDeadline } from '../async/withDeadline.ts';
 import { MemoryLimiter } from './memoryLimiter.ts';
 import type { ChargeResult, RateLimiter, ScopeBucket, ScopeName } from './types.ts';
 
@@ -39,7 +40,11 @@ export class FallbackLimiter implements RateLimiter {
   async charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult> {
     if (this.now() >= this.downUntil) {
       try {
-        return await withTimeout(this.shared.charge(buckets, costs), this.opts.timeoutMs);
+        return await withDeadline(
+          this.shared.charge(buckets, costs),
+          this.opts.timeoutMs,
+          () => new Error(`limiter backend slower than ${this.opts.timeoutMs} ms`),
+        );
       } catch {
         this.downUntil = this.now() + (this.opts.cooldownMs ?? 250);
       }
@@ -56,7 +61,11 @@ export class FallbackLimiter implements RateLimiter {
     }
     const localBuckets = buckets.filter((b) => this.opts.failMode[b.scope] === 'local');
     if (localBuckets.length === 0) {
-      return { admitted: costs.length, scopes: buckets.map((b) => ({ scope: b.scope, limit: b.params.burst, remaining: b.params.burst, resetMs: 0 })), fallback: true };
+      return {
+        admitted: costs.length,
+        scopes: buckets.map((b) => ({ scope: b.scope, limit: b.params.burst, remaining: b.params.burst, resetMs: 0 })),
+        fallback: true,
+      };
     }
     return { ...this.local.chargeSync(localBuckets, costs), fallback: true };
   }
@@ -64,21 +73,4 @@ export class FallbackLimiter implements RateLimiter {
   async close(): Promise<void> {
     await this.shared.close?.();
   }
-}
-
-/** One promise and one timer per decision (Promise.race plus finally cost three more promises on the hot path). */
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`limiter backend slower than ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
 }
