@@ -177,7 +177,8 @@ try {
   process.stderr.write(
     `gateway: direct ${direct.reqPerSec}/s p50 ${direct.p50Ms} ms; uncached ${uncached.reqPerSec}/s +${report.addedLatencyMs.gatewayUncachedP50} ms p50; ` +
       `cached ${cached.reqPerSec}/s (${report.ratios.cachedVsDirectReqPerSec}x direct); nginx ${nginx.reqPerSec}/s +${report.addedLatencyMs.nginxP50} ms p50; ` +
-      `redis limiter p50 ${limiter.redisSequential.p50Ms} ms p99 ${limiter.redisSequential.p99Ms} ms` +
+      `redis limiter p50 ${limiter.redisSequential.p50Ms} ms p99 ${limiter.redisSequential.p99Ms} ms (server ${limiter.redisServerUsPerCall} us/call, ` +
+      `${limiter.redisSequential.slowest1PctDuringClientGc}/${limiter.redisSequential.slowest1Pct} slowest during client GC)` +
       (before ? `; baseline uncached ${before.gatewayUncached.reqPerSec}/s p50 ${before.gatewayUncached.p50Ms} ms, cached ${before.gatewayCached.reqPerSec}/s` : '') +
       ` (load ${loadStart.join(' ')})\n`,
   );
