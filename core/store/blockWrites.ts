@@ -3,23 +3,25 @@
  * index rows, the head marker and the segment commit pointer. Runs inside the store's open transaction.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { ChunkedInsert } from './sqlite/chunkedInsert.ts';
 import type { AppendResult } from './segment/segmentWriter.ts';
 import type { BlockRecord, HeadName } from './types.ts';
 
 /** Prepared write statements. */
 export class BlockWrites {
   private readonly s;
+  /** tx_lookup and logs rows, 64 per statement: a full block has thousands (decision 0019). */
+  private readonly txRows: ChunkedInsert;
+  private readonly logRows: ChunkedInsert;
 
   constructor(db: BetterSqlite3.Database) {
+    this.txRows = new ChunkedInsert(db, 'INSERT OR REPLACE INTO tx_lookup (hash, number, tx_index)', 3);
+    this.logRows = new ChunkedInsert(db, 'INSERT INTO logs (number, log_index, tx_index, address, topic0, topic1, topic2, topic3)', 8);
     this.s = {
       block: db.prepare(
         'INSERT OR REPLACE INTO blocks (hash, number, parent_hash, header, seg, body_off, body_len, rcpt_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       canonical: db.prepare('INSERT INTO canonical (number, hash) VALUES (?, ?)'),
-      tx: db.prepare('INSERT OR REPLACE INTO tx_lookup (hash, number, tx_index) VALUES (?, ?, ?)'),
-      log: db.prepare(
-        'INSERT INTO logs (number, log_index, tx_index, address, topic0, topic1, topic2, topic3) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
       head: db.prepare('INSERT OR REPLACE INTO heads (name, number, hash) VALUES (?, ?, ?)'),
       segment: db.prepare('INSERT OR REPLACE INTO segments (id, committed_size, last_offset) VALUES (?, ?, ?)'),
       unwindCanonical: db.prepare('DELETE FROM canonical WHERE number > ?'),
@@ -42,11 +44,15 @@ export class BlockWrites {
       block.receiptsRlp.length,
     );
     s.canonical.run(block.number, block.hash);
-    block.txHashes.forEach((h, i) => s.tx.run(h, block.number, i));
+    const txRows = this.txRows;
+    block.txHashes.forEach((h, i) => txRows.add(h, block.number, i));
+    txRows.flush();
+    const logRows = this.logRows;
     for (const log of block.logs) {
       const t = log.topics;
-      s.log.run(block.number, log.logIndex, log.txIndex, log.address, t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
+      logRows.add(block.number, log.logIndex, log.txIndex, log.address, t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
     }
+    logRows.flush();
     s.head.run('head', block.number, block.hash);
     s.segment.run(at.segment, at.endSize, at.offsets[at.offsets.length - 1]);
   }
