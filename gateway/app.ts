@@ -5,15 +5,11 @@ import type { GatewayConfig } from './config/types.ts';
 import type { GatewayEnv } from './env.ts';
 import type { KeyVerifier } from './keys/keyVerifier.ts';
 import type { GatewayMetrics } from './metrics/types.ts';
-import { callLog, type LogSink } from './middleware/callLog/callLog.ts';
-import { dispatch } from './middleware/dispatch/dispatch.ts';
+import type { LogSink } from './middleware/callLog/callLog.ts';
 import type { CallDeps } from './middleware/dispatch/handleCall.ts';
-import { identity } from './middleware/identity/identity.ts';
-import { methodPolicy } from './middleware/methodPolicy/methodPolicy.ts';
-import { rateLimit } from './middleware/rateLimit/rateLimit.ts';
+import { readLimited } from './middleware/rpcBody/readLimited.ts';
 import { requestContext } from './middleware/requestContext/requestContext.ts';
-import { rpcBody } from './middleware/rpcBody/rpcBody.ts';
-import { parseCidr, type Cidr } from './address/ip.ts';
+import { createRpcPostHandler, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
 import type { RateLimiter } from './ratelimit/types.ts';
 import { onError } from './onError.ts';
 
@@ -30,34 +26,28 @@ export interface AppDeps extends Omit<CallDeps, 'cacheConfig' | 'callTimeoutMs' 
 }
 
 /**
- * The gateway as a Web-standard Hono app: POST / (and POST /v1/<key>) runs the pipeline
- * requestContext → callLog → rpcBody → identity → methodPolicy → rateLimit → dispatch; GET /health reports the head
- * and upstream fitness. Runs unchanged under @hono/node-server and on Workers.
+ * The gateway as a Web-standard Hono app: POST / (and POST /v1/<key>) runs the pipeline (`answerPost`, see
+ * pipeline/answerRpcPost.ts: parse and limit → identity → method policy → rate buckets → answer → per-call log);
+ * GET /health reports the head and upstream fitness. Runs unchanged under @hono/node-server and on Workers; the Node
+ * adapter also calls `answerPost` straight from node:http (decision 0029).
  */
-export function createApp(deps: AppDeps): Hono<GatewayEnv> {
-  const { config } = deps;
+export function createApp(deps: AppDeps, answerPost: RpcPostHandler = createRpcPostHandler(deps)): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const trusted = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
-  const pipeline = [
-    callLog({ sink: deps.sink, metrics: deps.metrics, successSampleRate: config.log.successSampleRate, random: deps.random }),
-    rpcBody(config.limits),
-    identity({ tiers: config.tiers, verifier: deps.verifier, trustedProxies: trusted, requireKey: config.identity.requireKey, remoteAddress: deps.remoteAddress }),
-    methodPolicy({ costs: config.rateLimit.costs, defaultCost: config.rateLimit.defaultCost }),
-    rateLimit({ limiter: deps.limiter, metrics: deps.metrics }),
-  ] as const;
-  const handler = dispatch({
-    pool: deps.pool,
-    head: deps.head,
-    cache: deps.cache,
-    coalescer: deps.coalescer,
-    metrics: deps.metrics,
-    cacheConfig: config.cache,
-    callTimeoutMs: config.limits.callTimeoutMs,
-    bypassHeader: config.cache.bypassHeader,
-  });
+  const post = async (c: Context<GatewayEnv>): Promise<Response> => {
+    const raw = c.req.raw;
+    const a = await answerPost({
+      headers: raw.headers,
+      pathKey: c.req.param('key'),
+      remote: deps.remoteAddress(c),
+      readBody: (max) => readLimited(raw, max),
+      requestId: c.get('requestId'),
+    });
+    c.set('headersSent', true);
+    return new Response(a.body, { status: a.status, headers: a.headers });
+  };
   app.use('*', requestContext());
-  app.post('/', ...pipeline, handler);
-  app.post('/v1/:key', ...pipeline, handler);
+  app.post('/', post);
+  app.post('/v1/:key', post);
   app.get('/health', (c) => {
     const upstreams = deps.pool.upstreams.map((u) => ({ name: u.name, head: u.head, fit: deps.pool.unfitReason(u) ?? 'ok' }));
     const ok = upstreams.some((u) => u.fit === 'ok');

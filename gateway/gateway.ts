@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { createApp } from './app.ts';
+import { createApp, type AppDeps } from './app.ts';
+import { createRpcPostHandler, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
 import { Coalescer } from './cache/coalescer.ts';
 import { MemorySharedHead, type SharedHead } from './cache/head.ts';
 import { fetchBlock, startHeadPoller } from './cache/headPoller.ts';
@@ -40,6 +41,8 @@ export interface GatewayPorts {
 /** A built gateway: the app plus the parts tests and adapters reach into, and its lifecycle. */
 export interface Gateway {
   app: ReturnType<typeof createApp>;
+  /** The JSON-RPC POST pipeline the app's routes run; the Node adapter also calls it straight from node:http. */
+  answerPost: RpcPostHandler;
   pool: UpstreamPool;
   tracker: HeadTracker;
   limiter: RateLimiter;
@@ -67,7 +70,11 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
     maxReorgDepth: config.head.maxReorgDepth,
   });
   const limiter: RateLimiter = ports.sharedLimiter
-    ? new FallbackLimiter(ports.sharedLimiter, { failMode: config.rateLimit.failMode, timeoutMs: config.rateLimit.backendTimeoutMs, metrics })
+    ? new FallbackLimiter(ports.sharedLimiter, {
+        failMode: config.rateLimit.failMode,
+        timeoutMs: config.rateLimit.backendTimeoutMs,
+        metrics,
+      })
     : new MemoryLimiter();
   const verifier = ports.keyStore
     ? new KeyVerifier(ports.keyStore, new KeyHasher(config.identity.keySecret), metrics, {
@@ -75,7 +82,7 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
         negativeTtlMs: config.identity.negativeKeyCacheTtlMs,
       })
     : undefined;
-  const app = createApp({
+  const appDeps: AppDeps = {
     config,
     pool,
     head: tracker,
@@ -87,10 +94,13 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
     sink: ports.sink,
     remoteAddress: ports.remoteAddress,
     random: ports.random,
-  });
+  };
+  const answerPost = createRpcPostHandler(appDeps);
+  const app = createApp(appDeps, answerPost);
   const stops: (() => void)[] = [];
   return {
     app,
+    answerPost,
     pool,
     tracker,
     limiter,

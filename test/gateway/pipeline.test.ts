@@ -6,8 +6,8 @@ import { call, post, startTestGateway, testConfig, type TestGateway } from './su
 let node: DevNode;
 const started: TestGateway[] = [];
 
-async function gw(raw: Record<string, unknown>): Promise<TestGateway> {
-  const g = await startTestGateway(testConfig({ upstreams: [node.url], ...raw }), { start: false });
+async function gw(raw: Record<string, unknown>, honoOnly = false): Promise<TestGateway> {
+  const g = await startTestGateway(testConfig({ upstreams: [node.url], ...raw }), { start: false, honoOnly });
   started.push(g);
   return g;
 }
@@ -20,10 +20,28 @@ afterAll(async () => {
   await node?.stop();
 });
 
-describe('parse and limits', () => {
+// Both servers of the Node adapter: the node:http fast path (default) and the Hono routes (as on Workers) run the
+// same pipeline function and must answer alike.
+describe.each([
+  { server: 'node:http fast path', honoOnly: false },
+  { server: 'Hono routes', honoOnly: true },
+])('parse and limits ($server)', ({ honoOnly }) => {
   let g: TestGateway;
   beforeAll(async () => {
-    g = await gw({ limits: { maxBodyBytes: 4096, maxBatchSize: 5, maxDepth: 6 } });
+    g = await gw({ limits: { maxBodyBytes: 4096, maxBatchSize: 5, maxDepth: 6 } }, honoOnly);
+  });
+
+  test('behavior: X-Request-Id on the answer and in the call log; /v1/<key> with an unknown key is 401', async () => {
+    const r = await post(g.url, call('eth_chainId', [], 'rid'));
+    expect(r.status).toBe(200);
+    const id = r.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.body).toMatchObject({ id: 'rid', result: '0x539' });
+    expect(g.lines.find((l) => l.request_id === id)).toMatchObject({ method: 'eth_chainId', http_status: 200, cache: expect.any(String) });
+    const keyed = await post(`${g.url}/v1/not-a-key`, call('eth_chainId'));
+    expect(keyed.status).toBe(401);
+    expect(keyed.body).toMatchObject({ error: { code: -32000 } });
+    expect((await fetch(`${g.url}/health`)).status).toBe(200);
   });
 
   test('error: body over the limit is 413', async () => {

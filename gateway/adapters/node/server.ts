@@ -1,6 +1,6 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener, serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Redis } from 'ioredis';
 import { createAdminApp } from '../../admin/adminApp.ts';
@@ -13,6 +13,7 @@ import type { LogSink } from '../../middleware/callLog/callLog.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
 import { createNodeFetch } from './nodeFetch.ts';
 import { createPromMetrics } from './promMetrics.ts';
+import { rpcPostListener } from './rpcPostListener.ts';
 import { RedisCache } from './redisCache.ts';
 import { createRedis, waitReady } from './redisClient.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
@@ -40,6 +41,8 @@ export interface StartOptions {
   metrics?: GatewayMetrics;
   /** Start health probes and head polling (default true). */
   start?: boolean;
+  /** Serve JSON-RPC POSTs through Hono too instead of the node:http fast path (tests run both; default false). */
+  honoOnly?: boolean;
 }
 
 const stdoutSink: LogSink = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -64,7 +67,11 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
   if (config.redis.url) {
     // The limiter applies its own timeout (usually shorter); this one bounds key, head and cache commands. It never
     // undercuts the limiter's: a limiter command cut at 2 s while the limiter would wait longer is a false failure.
-    const redis = createRedis(config.redis.url, { commandTimeoutMs: Math.max(2_000, config.rateLimit.backendTimeoutMs), onCommandError: () => metrics.redisError(), autoPipelining: true });
+    const redis = createRedis(config.redis.url, {
+      commandTimeoutMs: Math.max(2_000, config.rateLimit.backendTimeoutMs),
+      onCommandError: () => metrics.redisError(),
+      autoPipelining: true,
+    });
     redisClients.push(redis);
     await waitReady(redis).catch(() => undefined);
     if (config.rateLimit.backend === 'redis') ports.sharedLimiter = new RedisLimiter(redis, config.redis.prefix);
@@ -82,8 +89,15 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
       for (const u of config.upstreams) if (u.wsUrl) stopFeeds.push(startNewHeadsFeed(u.wsUrl, gateway.tracker, config.head.finalityDepth));
     }
   }
-  const server = serve({ fetch: gateway.app.fetch, hostname: config.listen.host, port: config.listen.port }) as Server;
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  const hono = getRequestListener(gateway.app.fetch);
+  const server = createServer(opts.honoOnly ? hono : rpcPostListener(gateway.answerPost, hono));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.listen.port, config.listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const stopWs = attachWsProxy(server, gateway, config, metrics);
   const keys = keyStore ? new KeyService(keyStore, new KeyHasher(config.identity.keySecret), Object.keys(config.tiers)) : undefined;
   const metricsText = () => prom.registry.metrics();

@@ -1,22 +1,29 @@
-import { createMiddleware } from 'hono/factory';
 import { KNOWN_METHODS } from '../../cache/classify.ts';
 import { canonicalJson, shortHash } from '../../cache/canonical.ts';
-import type { GatewayEnv } from '../../env.ts';
+import type { Identity } from '../../env.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
 import { RPC_ERRORS } from '../../rpc/errorTable.ts';
-import type { RpcCall } from '../../rpc/types.ts';
+import type { RpcCall, RpcRequest } from '../../rpc/types.ts';
 
 /** Where log lines go (stdout on Node, console on Workers, an array in tests). */
 export type LogSink = (line: Record<string, unknown>) => void;
 
-/** Options of callLog. */
+/** Options of the per-call log. */
 export interface CallLogOptions {
   sink: LogSink;
   metrics: GatewayMetrics;
   /** Share of successful calls logged (errors and refusals are always logged). */
   successSampleRate?: number;
   random?: () => number;
-  now?: () => number;
+}
+
+/** One answered request, as the log needs it. */
+export interface AnsweredRequest {
+  status: number;
+  rpc: RpcRequest | undefined;
+  who: Identity | undefined;
+  requestId: string;
+  totalMs: number;
 }
 
 function outcomeOf(call: RpcCall): 'ok' | 'rpc_error' | 'refused' | 'invalid' | 'unavailable' {
@@ -32,49 +39,53 @@ function outcomeOf(call: RpcCall): 'ok' | 'rpc_error' | 'refused' | 'invalid' | 
  * Writes one JSON line per JSON-RPC call (not per HTTP request) once the response exists, and records the call
  * metrics. The API key never appears: only its id. The client address is truncated (IPv4 /24, IPv6 /48).
  */
-export const callLog = ({ sink, metrics, successSampleRate = 0.01, random = Math.random, now = () => performance.now() }: CallLogOptions) =>
-  createMiddleware<GatewayEnv>(async function callLog(c, next) {
-    await next();
-    const rpc = c.get('rpc');
-    const who = c.get('identity');
-    const status = c.res.status;
-    metrics.httpResponse(status);
-    const totalMs = now() - c.get('startedAt');
-    const requestId = c.get('requestId');
-    const calls = rpc?.calls ?? [];
-    if (calls.length === 0) {
-      sink({ ts: new Date().toISOString(), request_id: requestId, batch_index: null, key_id: who?.key?.id ?? null, ip: who?.ipLog ?? null, method: null, http_status: status, latency_ms_total: round(totalMs), bytes_in: null });
-      metrics.call('other', 'invalid', 'none', totalMs / 1000);
-      return;
-    }
-    for (const call of calls) {
-      const outcome = outcomeOf(call);
-      const label = KNOWN_METHODS.has(call.method) ? call.method : 'other';
-      metrics.call(label, outcome, call.cache, totalMs / 1000);
-      if (outcome === 'ok' && random() >= successSampleRate) continue;
-      const err = call.response && 'error' in call.response ? call.response.error : undefined;
-      sink({
-        ts: new Date().toISOString(),
-        request_id: requestId,
-        batch_index: rpc?.isBatch ? call.index : null,
-        key_id: who?.key?.id ?? null,
-        ip: who?.ipLog ?? null,
-        method: call.method.slice(0, 64),
-        params_hash: call.params === undefined ? null : shortHash(canonicalJson(call.params)),
-        block_ref: call.blockRef ?? null,
-        cache: call.cache,
-        limiter: call.limiter,
-        upstream: call.upstream ?? null,
-        upstream_status: call.upstreamStatus ?? null,
-        rpc_error_code: err?.code ?? null,
-        rpc_error_message: err?.message ?? null,
-        http_status: status,
-        latency_ms_total: round(totalMs),
-        latency_ms_upstream: call.upstreamMs === undefined ? null : round(call.upstreamMs),
-        bytes_in: rpc?.bytesIn ?? null,
-        bytes_out: call.bytesOut ?? null,
-      });
-    }
-  });
+export function logCalls({ sink, metrics, successSampleRate = 0.01, random = Math.random }: CallLogOptions, done: AnsweredRequest): void {
+  const { status, rpc, who, requestId, totalMs } = done;
+  metrics.httpResponse(status);
+  const calls = rpc?.calls ?? [];
+  if (calls.length === 0) {
+    sink({
+      ts: new Date().toISOString(),
+      request_id: requestId,
+      batch_index: null,
+      key_id: who?.key?.id ?? null,
+      ip: who?.ipLog ?? null,
+      method: null,
+      http_status: status,
+      latency_ms_total: round(totalMs),
+      bytes_in: null,
+    });
+    metrics.call('other', 'invalid', 'none', totalMs / 1000);
+    return;
+  }
+  for (const call of calls) {
+    const outcome = outcomeOf(call);
+    const label = KNOWN_METHODS.has(call.method) ? call.method : 'other';
+    metrics.call(label, outcome, call.cache, totalMs / 1000);
+    if (outcome === 'ok' && random() >= successSampleRate) continue;
+    const err = call.response && 'error' in call.response ? call.response.error : undefined;
+    sink({
+      ts: new Date().toISOString(),
+      request_id: requestId,
+      batch_index: rpc?.isBatch ? call.index : null,
+      key_id: who?.key?.id ?? null,
+      ip: who?.ipLog ?? null,
+      method: call.method.slice(0, 64),
+      params_hash: call.params === undefined ? null : shortHash(canonicalJson(call.params)),
+      block_ref: call.blockRef ?? null,
+      cache: call.cache,
+      limiter: call.limiter,
+      upstream: call.upstream ?? null,
+      upstream_status: call.upstreamStatus ?? null,
+      rpc_error_code: err?.code ?? null,
+      rpc_error_message: err?.message ?? null,
+      http_status: status,
+      latency_ms_total: round(totalMs),
+      latency_ms_upstream: call.upstreamMs === undefined ? null : round(call.upstreamMs),
+      bytes_in: rpc?.bytesIn ?? null,
+      bytes_out: call.bytesOut ?? null,
+    });
+  }
+}
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

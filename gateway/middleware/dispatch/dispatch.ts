@@ -1,16 +1,7 @@
-import type { Handler } from 'hono';
-import type { GatewayEnv } from '../../env.ts';
 import { RPC_ERRORS } from '../../rpc/errorTable.ts';
-import { jsonResponse } from '../../rpc/jsonResponse.ts';
 import { bodyText } from '../../rpc/serialize.ts';
-import type { RpcCall } from '../../rpc/types.ts';
+import type { RpcCall, RpcRequest } from '../../rpc/types.ts';
 import { handleCall, type CallDeps } from './handleCall.ts';
-
-/** Options of dispatch. */
-export interface DispatchOptions extends CallDeps {
-  /** Request header that skips cache reads (results are still stored). */
-  bypassHeader?: string;
-}
 
 /** The X-Cache value for a request: HIT, MISS, PARTIAL or BYPASS over its cacheable calls. */
 function xCache(calls: readonly RpcCall[], bypass: boolean): string | undefined {
@@ -22,21 +13,26 @@ function xCache(calls: readonly RpcCall[], bypass: boolean): string | undefined 
 }
 
 /**
- * The final handler: answers every admitted call concurrently, then writes the responses in request order. When
- * every call failed for lack of an upstream the request is answered 503 with Retry-After.
+ * The last step of the pipeline: answers every admitted call concurrently, then writes the responses in request
+ * order. When every call failed for lack of an upstream the request is answered 503 with Retry-After.
  */
-export const dispatch = ({ bypassHeader = 'x-cache-bypass', ...deps }: DispatchOptions): Handler<GatewayEnv> =>
-  async function dispatch(c) {
-    const rpc = c.get('rpc');
-    if (!rpc) return c.text('', 500);
-    const bypass = Boolean(c.req.header(bypassHeader));
-    const todo = rpc.calls.filter((call) => !call.response);
-    // One call (the common case) is awaited alone: no array of promises for Promise.all to track.
-    const failureHeaders = todo.length === 1 ? [await handleCall(todo[0] as RpcCall, deps, bypass)] : await Promise.all(todo.map((call) => handleCall(call, deps, bypass)));
-    const headers: Record<string, string> = {};
-    const cacheHeader = xCache(rpc.calls, bypass);
-    if (cacheHeader) headers['X-Cache'] = cacheHeader;
-    const allUnavailable = rpc.calls.every((call) => call.response && 'error' in call.response && call.response.error.code === RPC_ERRORS.unavailable.code);
-    if (allUnavailable) Object.assign(headers, ...failureHeaders);
-    return jsonResponse(c, bodyText(rpc.calls, rpc.isBatch), allUnavailable ? 503 : 200, headers);
-  };
+export async function answerCalls(
+  rpc: RpcRequest,
+  deps: CallDeps,
+  bypass: boolean,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const todo = rpc.calls.filter((call) => !call.response);
+  // One call (the common case) is awaited alone: no array of promises for Promise.all to track.
+  const failureHeaders =
+    todo.length === 1
+      ? [await handleCall(todo[0] as RpcCall, deps, bypass)]
+      : await Promise.all(todo.map((call) => handleCall(call, deps, bypass)));
+  const headers: Record<string, string> = {};
+  const cacheHeader = xCache(rpc.calls, bypass);
+  if (cacheHeader) headers['X-Cache'] = cacheHeader;
+  const allUnavailable = rpc.calls.every(
+    (call) => call.response && 'error' in call.response && call.response.error.code === RPC_ERRORS.unavailable.code,
+  );
+  if (allUnavailable) Object.assign(headers, ...failureHeaders);
+  return { status: allUnavailable ? 503 : 200, headers, body: bodyText(rpc.calls, rpc.isBatch) };
+}

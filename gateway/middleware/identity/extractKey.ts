@@ -2,7 +2,7 @@
  * The API key a request presents, from `Authorization: Bearer`, `X-Api-Key`, or the `/v1/<key>` path segment (for
  * wallets that only take a URL). The path form is why logs never contain the URL: they carry only the key id.
  */
-export function extractKey(headers: Headers, pathKey: string | undefined): string | undefined {
+export function extractKey(headers: { get(name: string): string | null }, pathKey: string | undefined): string | undefined {
   const auth = headers.get('authorization');
   if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
   const x = headers.get('x-api-key');

@@ -6,6 +6,11 @@ import { cidrContains, ipBucket, ipForLog, parseCidr, type Cidr } from '../../ad
 import { GatewayError } from '../../rpc/gatewayError.ts';
 import { extractKey, originAllowed } from './extractKey.ts';
 
+/** Read access to request headers by name (a WHATWG Headers object, or node:http's headers behind a getter). */
+export interface HeaderLookup {
+  get(name: string): string | null;
+}
+
 /** What resolving a caller needs. */
 export interface IdentityOptions {
   tiers: Record<string, TierConfig>;
@@ -21,7 +26,12 @@ export interface IdentityOptions {
  * (IPv6 per /64); keyed callers get their tier, bucketed per key, with per-key limits overriding the tier's.
  * Shared by the HTTP middleware and WebSocket sessions.
  */
-export async function resolveIdentity(headers: Headers, pathKey: string | undefined, remote: string | undefined, opts: IdentityOptions): Promise<Identity> {
+export async function resolveIdentity(
+  headers: HeaderLookup,
+  pathKey: string | undefined,
+  remote: string | undefined,
+  opts: IdentityOptions,
+): Promise<Identity> {
   const { tiers, verifier, trustedProxies = [], requireKey = false } = opts;
   const ip = resolveClientIp(remote, headers.get('x-forwarded-for'), trustedProxies);
   const ipLog = ip ? ipForLog(ip) : 'unknown';
@@ -35,7 +45,8 @@ export async function resolveIdentity(headers: Headers, pathKey: string | undefi
   const key = await verifier.verify(presented);
   if (key.allowIps?.length) {
     const cidrs = key.allowIps.map(parseCidr).filter((x): x is Cidr => x !== undefined);
-    if (!ip || !cidrs.some((cidr) => cidrContains(cidr, ip))) throw new GatewayError('unauthorized', 'unauthorized: client address not allowed for this key');
+    if (!ip || !cidrs.some((cidr) => cidrContains(cidr, ip)))
+      throw new GatewayError('unauthorized', 'unauthorized: client address not allowed for this key');
   }
   if (key.allowOrigins?.length && !originAllowed(headers.get('origin'), key.allowOrigins)) {
     throw new GatewayError('unauthorized', 'unauthorized: origin not allowed for this key');

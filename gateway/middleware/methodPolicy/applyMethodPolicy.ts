@@ -10,7 +10,12 @@ const nonEmpty = (l: string[] | undefined) => (l && l.length > 0 ? l : undefined
  * and sets each remaining call's cost from the cost table. Malformed elements get -32600 here. An explicit allow
  * entry overrides the default deny list (a tier may allow `debug_traceTransaction`).
  */
-export function applyMethodPolicy(calls: readonly RpcCall[], who: Identity, costs: Readonly<Record<string, number>>, defaultCost: number): void {
+export function applyMethodPolicy(
+  calls: readonly RpcCall[],
+  who: Identity,
+  costs: Readonly<Record<string, number>>,
+  defaultCost: number,
+): void {
   const allow = nonEmpty(who.key?.allowMethods) ?? nonEmpty(who.tier.allowMethods);
   const deny = [...who.tier.denyMethods, ...(who.key?.denyMethods ?? [])];
   for (const call of calls) {
@@ -20,7 +25,10 @@ export function applyMethodPolicy(calls: readonly RpcCall[], who: Identity, cost
     }
     const explicitlyAllowed = allow !== undefined && methodMatches(call.method, allow);
     if ((allow !== undefined && !explicitlyAllowed) || (!explicitlyAllowed && methodMatches(call.method, deny))) {
-      call.response = rpcError(call.id, { code: RPC_ERRORS.methodNotAllowed.code, message: `method not supported: ${call.method.slice(0, 64)}` });
+      call.response = rpcError(call.id, {
+        code: RPC_ERRORS.methodNotAllowed.code,
+        message: `method not supported: ${call.method.slice(0, 64)}`,
+      });
       continue;
     }
     call.cost = methodCost(call.method, costs, defaultCost);

@@ -12,10 +12,18 @@ import { rateLimitHeaders, retryAfterSeconds } from './headers.ts';
  * {scope, limit, remaining, retryAfterMs, cost}. Returns the RateLimit headers; when nothing was admitted it throws
  * the whole-request refusal (HTTP 429 + Retry-After).
  */
-export async function chargeCalls(calls: readonly RpcCall[], who: Identity, limiter: RateLimiter, metrics: GatewayMetrics): Promise<Record<string, string>> {
+export async function chargeCalls(
+  calls: readonly RpcCall[],
+  who: Identity,
+  limiter: RateLimiter,
+  metrics: GatewayMetrics,
+): Promise<Record<string, string>> {
   const pending = calls.filter((call) => !call.response);
   if (pending.length === 0) return {};
-  const result = await limiter.charge([who.bucket], pending.map((call) => call.cost));
+  const result = await limiter.charge(
+    [who.bucket],
+    pending.map((call) => call.cost),
+  );
   const scope = result.scopes[0];
   const headers = rateLimitHeaders(result.scopes, who.bucket.params.ratePerSec);
   pending.forEach((call, i) => {
@@ -23,7 +31,13 @@ export async function chargeCalls(calls: readonly RpcCall[], who: Identity, limi
     call.limiter = { decision: admitted ? 'allow' : 'deny', scope: who.bucket.scope, remaining: scope?.remaining, cost: call.cost };
     metrics.limiterDecision(who.bucket.scope, admitted ? 'allow' : 'deny');
     if (!admitted && result.denied) {
-      const data = { scope: result.denied.scope, limit: scope?.limit ?? 0, remaining: scope?.remaining ?? 0, retryAfterMs: result.denied.retryAfterMs, cost: call.cost };
+      const data = {
+        scope: result.denied.scope,
+        limit: scope?.limit ?? 0,
+        remaining: scope?.remaining ?? 0,
+        retryAfterMs: result.denied.retryAfterMs,
+        cost: call.cost,
+      };
       call.response = rpcError(call.id, { code: RPC_ERRORS.limitExceeded.code, message: RPC_ERRORS.limitExceeded.message, data });
     }
   });

@@ -33,9 +33,9 @@ export function testConfig(raw: Record<string, unknown>): GatewayConfig {
 }
 
 /** Starts a gateway on free ports collecting its log lines. */
-export async function startTestGateway(config: GatewayConfig, opts: { start?: boolean } = {}): Promise<TestGateway> {
+export async function startTestGateway(config: GatewayConfig, opts: { start?: boolean; honoOnly?: boolean } = {}): Promise<TestGateway> {
   const lines: Record<string, unknown>[] = [];
-  const running = await startGateway(config, { sink: (l) => lines.push(l), start: opts.start });
+  const running = await startGateway(config, { sink: (l) => lines.push(l), start: opts.start, honoOnly: opts.honoOnly });
   return { ...running, url: `http://127.0.0.1:${running.port}`, adminUrl: `http://127.0.0.1:${running.adminPort}`, lines };
 }
 

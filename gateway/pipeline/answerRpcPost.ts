@@ -1,0 +1,100 @@
+import { parseCidr, type Cidr } from '../address/ip.ts';
+import type { Identity } from '../env.ts';
+import { logCalls } from '../middleware/callLog/callLog.ts';
+import { answerCalls } from '../middleware/dispatch/dispatch.ts';
+import { resolveIdentity, type HeaderLookup } from '../middleware/identity/resolveIdentity.ts';
+import { applyMethodPolicy } from '../middleware/methodPolicy/applyMethodPolicy.ts';
+import { chargeCalls } from '../middleware/rateLimit/chargeCalls.ts';
+import { GatewayError, toGatewayError } from '../rpc/gatewayError.ts';
+import { parseRpcBody } from '../rpc/parse.ts';
+import { bodyText } from '../rpc/serialize.ts';
+import { rpcError, type RpcRequest } from '../rpc/types.ts';
+import type { AppDeps } from '../app.ts';
+
+/** One JSON-RPC POST as the pipeline sees it, whatever server received it (Hono on any runtime, or node:http). */
+export interface RpcPostInput {
+  headers: HeaderLookup;
+  /** The `<key>` of `/v1/<key>`, when the request came that way. */
+  pathKey: string | undefined;
+  /** The socket peer address (before the trusted-proxy walk). */
+  remote: string | undefined;
+  /** Reads the body as text, refusing it (GatewayError `tooLarge`) past `maxBytes`. */
+  readBody: (maxBytes: number) => Promise<string>;
+  /** The request id, when the server assigned one already. */
+  requestId?: string;
+}
+
+/** The HTTP answer: status, every header (X-Request-Id, RateLimit, X-Cache, Retry-After, content type), the body. */
+export interface RpcPostAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Answers one JSON-RPC POST; never throws. */
+export type RpcPostHandler = (input: RpcPostInput) => Promise<RpcPostAnswer>;
+
+const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/**
+ * The gateway pipeline as one function: parse and limit → identity → method policy → rate buckets → answer the calls
+ * → one log line per call. Both the Hono routes (every runtime) and the Node adapter's node:http fast path call it,
+ * so rules, headers, error bodies and log lines are the same by construction. Thrown errors become the wire answer
+ * here: a whole-request error answers every call that has no answer of its own (a per-element -32005 or -32004
+ * stays), a batch stays an array in request order, unexpected errors become -32603 without internals.
+ */
+export function createRpcPostHandler(deps: AppDeps, now: () => number = () => performance.now()): RpcPostHandler {
+  const { config } = deps;
+  const trustedProxies = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
+  const identityOptions = { tiers: config.tiers, verifier: deps.verifier, trustedProxies, requireKey: config.identity.requireKey };
+  const { costs, defaultCost } = config.rateLimit;
+  const { maxBodyBytes, maxBatchSize, maxDepth } = config.limits;
+  const bypassHeader = config.cache.bypassHeader;
+  const callDeps = {
+    pool: deps.pool,
+    head: deps.head,
+    cache: deps.cache,
+    coalescer: deps.coalescer,
+    metrics: deps.metrics,
+    cacheConfig: config.cache,
+    callTimeoutMs: config.limits.callTimeoutMs,
+  };
+  const logOptions = { sink: deps.sink, metrics: deps.metrics, successSampleRate: config.log.successSampleRate, random: deps.random };
+
+  return async function answerRpcPost(input: RpcPostInput): Promise<RpcPostAnswer> {
+    const startedAt = now();
+    const requestId = input.requestId ?? crypto.randomUUID();
+    const extra: Record<string, string> = { [REQUEST_ID_HEADER]: requestId };
+    let rpc: RpcRequest | undefined;
+    let who: Identity | undefined;
+    let answer: RpcPostAnswer;
+    try {
+      rpc = parseRpcBody(await input.readBody(maxBodyBytes), { maxBatchSize, maxDepth });
+      who = await resolveIdentity(input.headers, input.pathKey, input.remote, identityOptions);
+      applyMethodPolicy(rpc.calls, who, costs, defaultCost);
+      try {
+        Object.assign(extra, await chargeCalls(rpc.calls, who, deps.limiter, deps.metrics));
+      } catch (err) {
+        if (err instanceof GatewayError) Object.assign(extra, err.headers);
+        throw err;
+      }
+      const answered = await answerCalls(rpc, callDeps, Boolean(input.headers.get(bypassHeader)));
+      answer = {
+        status: answered.status,
+        headers: { ...extra, ...answered.headers, 'content-type': 'application/json' },
+        body: answered.body,
+      };
+    } catch (err) {
+      const e = toGatewayError(err);
+      let body: string;
+      if (!rpc) body = JSON.stringify(rpcError(null, e.toRpc()));
+      else {
+        for (const call of rpc.calls) call.response ??= rpcError(call.id, e.toRpc());
+        body = bodyText(rpc.calls, rpc.isBatch);
+      }
+      answer = { status: e.httpStatus, headers: { ...extra, ...e.headers, 'content-type': 'application/json' }, body };
+    }
+    logCalls(logOptions, { status: answer.status, rpc, who, requestId, totalMs: now() - startedAt });
+    return answer;
+  };
+}
