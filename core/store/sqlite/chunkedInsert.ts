@@ -1,11 +1,11 @@
 /**
- * Multi-row INSERT for the store's own per-transaction and per-log rows: rows are buffered and written `chunk` at a
- * time through one prepared `INSERT … VALUES (?, ?), (?, ?), …` statement, the remainder through the one-row
- * statement. Same design as core/state/store/chunkedInsert.ts (decision 0019), kept here because core/store sits below
- * core/state and does not import it. Rows keep their order, so OR REPLACE resolves duplicates exactly as one-by-one
- * inserts would, and a plain INSERT that hits a key conflict still throws (the caller's savepoint rolls back).
- * Such statements need a statement journal: the writer keeps it in memory (`temp_store = MEMORY`, openDatabase.ts),
- * without which 64-row statements cost more CPU than one-row ones.
+ * Multi-row INSERT (decision 0019): rows are buffered and written `chunk` at a time through one prepared
+ * `INSERT … VALUES (?, ?), (?, ?), …` statement, the remainder through the one-row statement. One N-API call and one
+ * VDBE run per chunk instead of per row: the block write's tx lookups and logs, and the state layer's accounts,
+ * change sets and trie nodes, are thousands of rows per block. Rows keep their order, so OR REPLACE / OR IGNORE
+ * resolve duplicates exactly as one-by-one inserts would, and a plain INSERT that hits a key conflict still throws
+ * (the caller's savepoint rolls back). Such statements need a statement journal: the writer keeps it in memory
+ * (`temp_store = MEMORY`, openDatabase.ts), without which 64-row statements cost more CPU than one-row ones.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -42,6 +42,11 @@ export class ChunkedInsert {
         p.length = 0;
       }
     }
+  }
+
+  /** Drops buffered rows without writing them (a rejected block). */
+  discard(): void {
+    this.params.length = 0;
   }
 
   /** Writes the rows still buffered (always leaves the buffer empty). */
