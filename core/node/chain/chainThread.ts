@@ -5,6 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { XoneError } from '../../errors.ts';
+import { startHeapDiag } from '../../runtime/heapDiag.ts';
 import { spawnTsWorker, waitForReady } from '../../runtime/spawnTsWorker.ts';
 import type { ChainServiceOptions } from './chainService.ts';
 import { unpackUpdates, type PackedHeadUpdate } from './packedUpdates.ts';
@@ -20,6 +21,7 @@ export class ChainThread implements Async<ChainApi> {
   constructor(private readonly options: ChainServiceOptions) {}
 
   async init(): Promise<void> {
+    startHeapDiag('main');
     const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), this.options, { name: 'xone-chain' });
     this.worker = worker;
     await waitForReady(worker, 120_000);

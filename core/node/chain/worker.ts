@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { XoneError } from '../../errors.ts';
 import { createSenderRecovery, type SenderRecovery } from '../../runtime/recovery/index.ts';
+import { startHeapDiag } from '../../runtime/heapDiag.ts';
 import { tsWorkerData } from '../../runtime/spawnTsWorker.ts';
 import { ChainService, type HeadUpdate } from './chainService.ts';
 import { packUpdates } from './packedUpdates.ts';
@@ -14,6 +15,7 @@ import type { ChainReply, ChainRequest, ChainWorkerData } from './types.ts';
 
 const port = parentPort;
 if (!port) throw new Error('chain worker: no parent port');
+startHeapDiag('chain');
 
 let service: ChainService;
 let recovery: SenderRecovery | undefined;

@@ -1,6 +1,7 @@
 /** Entry of one recovery worker: warm up, say ready, then recover each packed chunk it is sent and move the answer back. */
 import { parentPort } from 'node:worker_threads';
 import { chooseSecp256k1 } from '../../primitives/secp256k1/index.ts';
+import { startHeapDiag } from '../heapDiag.ts';
 import { tsWorkerData } from '../spawnTsWorker.ts';
 import { recoverPacked } from './packed.ts';
 import type { RecoveryWorkerData, RecoveryRequest, RecoveryResponse } from './protocol.ts';
@@ -8,6 +9,7 @@ import { warmUp } from './warmup.ts';
 
 const port = parentPort;
 if (!port) throw new Error('recovery worker must run in a worker thread');
+startHeapDiag('recovery');
 const { backend: preference } = tsWorkerData<RecoveryWorkerData>();
 
 try {
