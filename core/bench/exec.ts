@@ -53,7 +53,11 @@ if (only === 'erc20') {
   const runs = [];
   for (let i = 0; i < reps; i++) {
     const f = await importChain(baseDir, config, work.alloc, built);
-    runs.push({ ...f, executeCpuMsPerTx: Number((f.cpuSplit.executeMs / f.txs).toFixed(4)), executeMsPerTx: Number((f.split.executeMs / f.txs).toFixed(4)) });
+    runs.push({
+      ...f,
+      executeCpuMsPerTx: Number((f.cpuSplit.executeMs / f.txs).toFixed(4)),
+      executeMsPerTx: Number((f.split.executeMs / f.txs).toFixed(4)),
+    });
   }
   const report = {
     bench: 'exec',

@@ -29,7 +29,8 @@ const quick = args.includes('--quick');
 const blocks = Number(flag('--blocks') ?? (quick ? 8 : 48));
 const workerRuns: (number | undefined)[] = flag('--recovery-workers')?.split(',').map(Number) ?? [undefined];
 if (!Number.isInteger(blocks) || blocks < 1 || blocks > 56) throw new Error(`--blocks must be an integer 1..56, got ${flag('--blocks')}`);
-if (workerRuns.some((w) => w !== undefined && (!Number.isInteger(w) || w < 0))) throw new Error(`--recovery-workers takes integers >= 0, got ${flag('--recovery-workers')}`);
+if (workerRuns.some((w) => w !== undefined && (!Number.isInteger(w) || w < 0)))
+  throw new Error(`--recovery-workers takes integers >= 0, got ${flag('--recovery-workers')}`);
 
 /** The issue's anchors (seeds) and targets; peers are quoted, not run here. */
 const ANCHORS = { gethXdcTxPerSec: 12_521, pythonTxPerSec: [1_833, 2_057], pythonLongestStallMs: 257, rustFollowerRssMb: [89, 96] };
@@ -43,7 +44,15 @@ const chain = await prebuiltChain(root, blocks, args.includes('--rebuild'), log)
 log(`${chain.cached ? 'cached' : 'built'} chain: ${chain.blocks} blocks, ${chain.txs} txs`);
 
 const runDir = mkdtempSync(join(root, 'run-'));
-const producer = await startNode('producer', ['--genesis', chain.genesisFile, '--datadir', copyDatadir(chain, join(runDir, 'producer')), '--mine', '--signer', chain.signerKeyFile]);
+const producer = await startNode('producer', [
+  '--genesis',
+  chain.genesisFile,
+  '--datadir',
+  copyDatadir(chain, join(runDir, 'producer')),
+  '--mine',
+  '--signer',
+  chain.signerKeyFile,
+]);
 const runs: FollowFigures[] = [];
 try {
   for (const workers of workerRuns) {
@@ -77,7 +86,14 @@ const report = {
   host: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version },
   filesystem: findmnt(root),
   loadAverage: { before: loadBefore, after: loadAverage() },
-  chain: { blocks: chain.blocks, txs: chain.txs, txsPerBlock: chain.txs / chain.blocks, gas: chain.gas, cached: chain.cached, buildSeconds: chain.buildSeconds },
+  chain: {
+    blocks: chain.blocks,
+    txs: chain.txs,
+    txsPerBlock: chain.txs / chain.blocks,
+    gas: chain.gas,
+    cached: chain.cached,
+    buildSeconds: chain.buildSeconds,
+  },
   follower: 'xone run --peer URL --batch 128 (chain thread, durable group commit, SQLite WAL synchronous=FULL)',
   runs: runs.map((f) => ({
     ...f,

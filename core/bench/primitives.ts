@@ -14,7 +14,13 @@ const block = await benchBlock({ runs: quick ? 8 : 40 });
 const report = {
   bench: 'primitives',
   date: new Date().toISOString(),
-  host: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, loadavgStart: startedLoad, loadavgEnd: loadavg().map((x) => Number(x.toFixed(2))) },
+  host: {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    loadavgStart: startedLoad,
+    loadavgEnd: loadavg().map((x) => Number(x.toFixed(2))),
+  },
   crypto,
   block,
 };

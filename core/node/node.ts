@@ -130,7 +130,10 @@ export class XoneNode {
     );
     const events = new ChainEvents();
     const chainView = new StoreChainView(reader, config, headRef);
-    const node = new XoneNode(options, { logger, metrics }, lifecycle, chain, reader, pool, events, chainView, { header: initialHead.header, hash: initialHead.hash });
+    const node = new XoneNode(options, { logger, metrics }, lifecycle, chain, reader, pool, events, chainView, {
+      header: initialHead.header,
+      hash: initialHead.hash,
+    });
     ref.node = node;
     metrics.headNumber.set(Number(node.head.header.number));
 
@@ -147,7 +150,12 @@ export class XoneNode {
     const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
     // A follower hands transactions to its peers (the producer) rather than keeping them: it never seals.
     const txpool = options.peers?.length ? forwardingTxPool(localPool, (raw) => (node.follower as Follower).submitTx(raw)) : localPool;
-    const serving = blockServing({ reader, chainId: config.chainId, submitTx: (raw) => txpool.sendRawTransaction(raw), clientVersion: CLIENT_IDENTITY });
+    const serving = blockServing({
+      reader,
+      chainId: config.chainId,
+      submitTx: (raw) => txpool.sendRawTransaction(raw),
+      clientVersion: CLIENT_IDENTITY,
+    });
     node.serving = serving.source;
     // Created before the RPC server so the server can ask it whether to shed; started last, once the loop is built.
     const watchdog = options.watchdog === false ? undefined : new Watchdog();
@@ -207,7 +215,14 @@ export class XoneNode {
       lifecycle.add('follower', () => follower.stop());
     }
 
-    const probe = new LoopLagProbe({}, { logger, metrics: { loopLagMs: metrics.loopLagMs, loopLagSeconds: metrics.loopLagSeconds }, ...(watchdog ? { heartbeat: watchdog.heartbeat } : {}) });
+    const probe = new LoopLagProbe(
+      {},
+      {
+        logger,
+        metrics: { loopLagMs: metrics.loopLagMs, loopLagSeconds: metrics.loopLagSeconds },
+        ...(watchdog ? { heartbeat: watchdog.heartbeat } : {}),
+      },
+    );
     probe.start();
     lifecycle.add('loop-lag-probe', probe);
     if (watchdog) {
@@ -238,11 +253,17 @@ export class XoneNode {
     let ts = timestamp ?? now;
     if (ts < parent.timestamp + (period > 0n ? period : 1n)) ts = parent.timestamp + (period > 0n ? period : 1n);
     const next = forkAt(config, Number(parent.number + 1n), Number(ts));
-    const baseFee = isForkActive(next, 'London') ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))) : undefined;
+    const baseFee = isForkActive(next, 'London')
+      ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp)))
+      : undefined;
     const started = performance.now();
     const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
     const selected = performance.now();
-    const result = await this.chain.produce({ txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })), timestamp: ts, ...(devEdits ? { devEdits } : {}) });
+    const result = await this.chain.produce({
+      txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })),
+      timestamp: ts,
+      ...(devEdits ? { devEdits } : {}),
+    });
     const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
     this.adopt(result.head);
@@ -258,7 +279,11 @@ export class XoneNode {
       gasUsed: Number(result.head.gasUsed),
       ms: Math.round(performance.now() - started),
       // Where a block's time went: pool selection, the chain thread (its own split in `chain`), serving the new head.
-      split: { selectMs: Math.round(selected - started), chainMs: Math.round(produced - selected), adoptMs: Math.round(adopted - produced) },
+      split: {
+        selectMs: Math.round(selected - started),
+        chainMs: Math.round(produced - selected),
+        adoptMs: Math.round(adopted - produced),
+      },
       chain: roundPhases(result.phases),
     });
   }
@@ -309,7 +334,10 @@ export class XoneNode {
     // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
     const block = prime && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);
-    this.events.newHead(headerData(header, update.hash), receipts.flatMap((r) => r.logs));
+    this.events.newHead(
+      headerData(header, update.hash),
+      receipts.flatMap((r) => r.logs),
+    );
     this.serving?.announce({ number: header.number, hash: update.hash });
     this.ethstats?.onHead(update.hash);
   }

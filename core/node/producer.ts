@@ -62,7 +62,10 @@ export class Producer {
   /** Runs chain work strictly one after another; a failure is logged and does not stop later work. */
   enqueue(work: () => Promise<void>): Promise<void> {
     const next = this.queue.then(work).catch((err: unknown) => {
-      this.deps.logger.error('block production failed', { err: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined });
+      this.deps.logger.error('block production failed', {
+        err: err instanceof Error ? err.message : String(err),
+        stack: err instanceof Error ? err.stack : undefined,
+      });
     });
     this.queue = next;
     return next;

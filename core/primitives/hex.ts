@@ -5,7 +5,14 @@
  */
 import { XoneError } from '../errors.ts';
 
-export type HexErrorCode = 'HEX_INVALID' | 'HEX_ODD_LENGTH' | 'HEX_NO_PREFIX' | 'QUANTITY_INVALID' | 'QUANTITY_LEADING_ZERO' | 'QUANTITY_TOO_LARGE' | 'LENGTH_MISMATCH';
+export type HexErrorCode =
+  | 'HEX_INVALID'
+  | 'HEX_ODD_LENGTH'
+  | 'HEX_NO_PREFIX'
+  | 'QUANTITY_INVALID'
+  | 'QUANTITY_LEADING_ZERO'
+  | 'QUANTITY_TOO_LARGE'
+  | 'LENGTH_MISMATCH';
 
 export class HexError extends XoneError<HexErrorCode> {}
 
@@ -28,7 +35,8 @@ export function hexToBytes(hex: string, what = 'value'): Uint8Array {
     throw new HexError('HEX_NO_PREFIX', `${what}: hex string must start with 0x`, { what });
   }
   const body = hex.slice(2);
-  if (body.length % 2 !== 0) throw new HexError('HEX_ODD_LENGTH', `${what}: hex string has an odd number of digits`, { what, length: body.length });
+  if (body.length % 2 !== 0)
+    throw new HexError('HEX_ODD_LENGTH', `${what}: hex string has an odd number of digits`, { what, length: body.length });
   if (!HEX_RE.test(body)) throw new HexError('HEX_INVALID', `${what}: invalid hex digit`, { what });
   const buf = Buffer.from(body, 'hex');
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -38,7 +46,11 @@ export function hexToBytes(hex: string, what = 'value'): Uint8Array {
 export function hexToFixedBytes(hex: string, length: number, what = 'value'): Uint8Array {
   const bytes = hexToBytes(hex, what);
   if (bytes.length !== length) {
-    throw new HexError('LENGTH_MISMATCH', `${what}: expected ${length} bytes, got ${bytes.length}`, { what, expected: length, actual: bytes.length });
+    throw new HexError('LENGTH_MISMATCH', `${what}: expected ${length} bytes, got ${bytes.length}`, {
+      what,
+      expected: length,
+      actual: bytes.length,
+    });
   }
   return bytes;
 }
@@ -64,11 +76,14 @@ export function toQuantity(value: bigint | number): string {
 
 /** Strict QUANTITY parser: 0x prefix, at least one digit, no leading zeros, at most `maxBits` bits. */
 export function parseQuantity(hex: string, what = 'quantity', maxBits = 256): bigint {
-  if (typeof hex !== 'string' || !hex.startsWith('0x')) throw new HexError('HEX_NO_PREFIX', `${what}: hex string must start with 0x`, { what });
+  if (typeof hex !== 'string' || !hex.startsWith('0x'))
+    throw new HexError('HEX_NO_PREFIX', `${what}: hex string must start with 0x`, { what });
   const body = hex.slice(2);
   if (body.length === 0 || !HEX_RE.test(body)) throw new HexError('QUANTITY_INVALID', `${what}: invalid hex quantity`, { what });
-  if (body.length > 1 && body[0] === '0') throw new HexError('QUANTITY_LEADING_ZERO', `${what}: hex number with leading zero digits`, { what });
-  if (body.length > Math.ceil(maxBits / 4)) throw new HexError('QUANTITY_TOO_LARGE', `${what}: hex number > ${maxBits} bits`, { what, maxBits });
+  if (body.length > 1 && body[0] === '0')
+    throw new HexError('QUANTITY_LEADING_ZERO', `${what}: hex number with leading zero digits`, { what });
+  if (body.length > Math.ceil(maxBits / 4))
+    throw new HexError('QUANTITY_TOO_LARGE', `${what}: hex number > ${maxBits} bits`, { what, maxBits });
   const value = BigInt(hex);
   if (value >> BigInt(maxBits) !== 0n) throw new HexError('QUANTITY_TOO_LARGE', `${what}: hex number > ${maxBits} bits`, { what, maxBits });
   return value;

@@ -128,9 +128,14 @@ function readHeader(data: Uint8Array, pos: number, limit: number): Header {
   if (b < 0xb8) {
     const len = b - 0x80;
     const end = pos + 1 + len;
-    if (end > limit) throw new RlpError('RLP_TRUNCATED', `rlp: string of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
+    if (end > limit)
+      throw new RlpError('RLP_TRUNCATED', `rlp: string of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
     if (len === 1 && data[pos + 1] < 0x80) {
-      throw new RlpError('RLP_NON_CANONICAL_SIZE', `rlp: non-canonical size information: single byte below 0x80 at offset ${pos} must be encoded as itself`, { offset: pos });
+      throw new RlpError(
+        'RLP_NON_CANONICAL_SIZE',
+        `rlp: non-canonical size information: single byte below 0x80 at offset ${pos} must be encoded as itself`,
+        { offset: pos },
+      );
     }
     return { isList: false, start: pos + 1, end };
   }
@@ -138,7 +143,8 @@ function readHeader(data: Uint8Array, pos: number, limit: number): Header {
   if (b < 0xf8) {
     const len = b - 0xc0;
     const end = pos + 1 + len;
-    if (end > limit) throw new RlpError('RLP_TRUNCATED', `rlp: list of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
+    if (end > limit)
+      throw new RlpError('RLP_TRUNCATED', `rlp: list of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
     return { isList: true, start: pos + 1, end };
   }
   return readLongHeader(data, pos, limit, b - 0xf7, true);
@@ -147,23 +153,34 @@ function readHeader(data: Uint8Array, pos: number, limit: number): Header {
 function readLongHeader(data: Uint8Array, pos: number, limit: number, lol: number, isList: boolean): Header {
   if (pos + 1 + lol > limit) throw new RlpError('RLP_TRUNCATED', `rlp: length field at offset ${pos} truncated`, { offset: pos });
   if (data[pos + 1] === 0) {
-    throw new RlpError('RLP_LEADING_ZERO_LENGTH', `rlp: non-canonical size information: length field at offset ${pos} has leading zero`, { offset: pos });
+    throw new RlpError('RLP_LEADING_ZERO_LENGTH', `rlp: non-canonical size information: length field at offset ${pos} has leading zero`, {
+      offset: pos,
+    });
   }
   let len = 0;
   for (let i = 0; i < lol; i++) len = len * 256 + data[pos + 1 + i];
   if (len < 56) {
-    throw new RlpError('RLP_NON_CANONICAL_SIZE', `rlp: non-canonical size information: ${len} bytes at offset ${pos} must use the short form`, { offset: pos, length: len });
+    throw new RlpError(
+      'RLP_NON_CANONICAL_SIZE',
+      `rlp: non-canonical size information: ${len} bytes at offset ${pos} must use the short form`,
+      { offset: pos, length: len },
+    );
   }
   const start = pos + 1 + lol;
   const end = start + len;
-  if (end > limit) throw new RlpError('RLP_TRUNCATED', `rlp: ${isList ? 'list' : 'string'} of ${len} bytes at offset ${pos} exceeds input`, { offset: pos, length: len });
+  if (end > limit)
+    throw new RlpError('RLP_TRUNCATED', `rlp: ${isList ? 'list' : 'string'} of ${len} bytes at offset ${pos} exceeds input`, {
+      offset: pos,
+      length: len,
+    });
   return { isList, start, end };
 }
 
 function decodeAt(data: Uint8Array, pos: number, limit: number, depth: number): { item: RlpItem; end: number } {
   const h = readHeader(data, pos, limit);
   if (!h.isList) return { item: data.subarray(h.start, h.end), end: h.end };
-  if (depth >= MAX_RLP_DEPTH) throw new RlpError('RLP_TOO_DEEP', `rlp: nesting deeper than ${MAX_RLP_DEPTH} at offset ${pos}`, { offset: pos });
+  if (depth >= MAX_RLP_DEPTH)
+    throw new RlpError('RLP_TOO_DEEP', `rlp: nesting deeper than ${MAX_RLP_DEPTH} at offset ${pos}`, { offset: pos });
   const items: RlpItem[] = [];
   let p = h.start;
   while (p < h.end) {
@@ -179,7 +196,10 @@ export function decodeRlp(data: Uint8Array): RlpItem {
   if (data.length === 0) throw new RlpError('RLP_EMPTY_INPUT', 'rlp: empty input');
   const { item, end } = decodeAt(data, 0, data.length, 0);
   if (end !== data.length) {
-    throw new RlpError('RLP_TRAILING_BYTES', `rlp: input contains ${data.length - end} trailing bytes after the value`, { offset: end, trailing: data.length - end });
+    throw new RlpError('RLP_TRAILING_BYTES', `rlp: input contains ${data.length - end} trailing bytes after the value`, {
+      offset: end,
+      trailing: data.length - end,
+    });
   }
   return item;
 }
@@ -205,7 +225,11 @@ export function splitRlpStream(data: Uint8Array): Uint8Array[] {
 export function expectList(item: RlpItem, what: string, length?: number): RlpItem[] {
   if (!Array.isArray(item)) throw new RlpError('RLP_EXPECTED_LIST', `rlp: ${what}: expected a list, got a byte string`, { what });
   if (length !== undefined && item.length !== length) {
-    throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: expected ${length} fields, got ${item.length}`, { what, expected: length, actual: item.length });
+    throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: expected ${length} fields, got ${item.length}`, {
+      what,
+      expected: length,
+      actual: item.length,
+    });
   }
   return item;
 }
@@ -213,7 +237,11 @@ export function expectList(item: RlpItem, what: string, length?: number): RlpIte
 export function expectBytes(item: RlpItem, what: string, length?: number): Uint8Array {
   if (Array.isArray(item)) throw new RlpError('RLP_EXPECTED_BYTES', `rlp: ${what}: expected a byte string, got a list`, { what });
   if (length !== undefined && item.length !== length) {
-    throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: expected ${length} bytes, got ${item.length}`, { what, expected: length, actual: item.length });
+    throw new RlpError('RLP_BAD_SHAPE', `rlp: ${what}: expected ${length} bytes, got ${item.length}`, {
+      what,
+      expected: length,
+      actual: item.length,
+    });
   }
   return item as Uint8Array;
 }

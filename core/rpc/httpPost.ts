@@ -36,11 +36,17 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** Reads the body of `incoming` and dispatches it. Never throws. */
-export async function answerPost(contentType: string | undefined, incoming: IncomingMessage, opts: RpcOptions, dispatcher: Dispatcher): Promise<PostAnswer> {
+export async function answerPost(
+  contentType: string | undefined,
+  incoming: IncomingMessage,
+  opts: RpcOptions,
+  dispatcher: Dispatcher,
+): Promise<PostAnswer> {
   if (!isJsonContentType(contentType)) return { status: 415, body: tableBody('BAD_CONTENT_TYPE') };
   const body = await readBody(incoming, opts.maxBodyBytes);
   if (!body.ok) {
-    if (body.reason === 'too-large') return { status: 413, body: tableBody('BODY_TOO_LARGE', `content length too large (>${opts.maxBodyBytes})`), close: true };
+    if (body.reason === 'too-large')
+      return { status: 413, body: tableBody('BODY_TOO_LARGE', `content length too large (>${opts.maxBodyBytes})`), close: true };
     return { status: 400, body: tableBody('INVALID_REQUEST'), close: true };
   }
   const r = await dispatcher.handle(body.text, { clientIp: incoming.socket.remoteAddress ?? '', transport: 'http', acceptsBytes: true });
@@ -62,7 +68,12 @@ export function answerHeaders(a: PostAnswer): Record<string, string> {
  * A node:http listener that answers JSON-RPC POSTs itself and hands every other request (GET /health, /metrics,
  * POSTs to `handledElsewhere` paths, 405s) to `fallback` (the Hono app's listener).
  */
-export function rpcPostListener(opts: RpcOptions, dispatcher: Dispatcher, fallback: RequestListener, handledElsewhere: (path: string) => boolean): RequestListener {
+export function rpcPostListener(
+  opts: RpcOptions,
+  dispatcher: Dispatcher,
+  fallback: RequestListener,
+  handledElsewhere: (path: string) => boolean,
+): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || handledElsewhere(req.url ?? '/')) {
       void fallback(req, res);

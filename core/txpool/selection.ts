@@ -21,7 +21,11 @@ interface Cursor {
  * Orders executable transactions for a block: `byAccount` holds each account's executable run (ascending nonces).
  * Transactions whose fee cap is below the base fee end their account's run. Stops adding once `gasLimit` is used.
  */
-export function selectForBlock(byAccount: Iterable<PooledTransaction[]>, baseFee: bigint | undefined, gasLimit: bigint): PooledTransaction[] {
+export function selectForBlock(
+  byAccount: Iterable<PooledTransaction[]>,
+  baseFee: bigint | undefined,
+  gasLimit: bigint,
+): PooledTransaction[] {
   const heap: Cursor[] = [];
   for (const list of byAccount) {
     if (list.length > 0 && affordable(list[0], baseFee)) heap.push({ list, index: 0, tip: effectiveTip(list[0].tx, baseFee) });

@@ -76,14 +76,24 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     const balance = state.balance(sender, senderHex);
     const cost = tx.gasLimit * tx.maxFeePerGas + tx.value;
     if (balance < cost) {
-      throw new TxPoolError('INSUFFICIENT_FUNDS', `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
+      throw new TxPoolError(
+        'INSUFFICIENT_FUNDS',
+        `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`,
+      );
     }
 
     const existing = account.byNonce.get(tx.nonce);
     if (existing) this.checkReplacement(existing.tx, tx);
     else this.checkLimits(account, tx);
 
-    const pooled: PooledTransaction = { tx, sender, senderHex, hashHex, addedAt: this.arrivals++, addedAtMs: (this.deps.now ?? Date.now)() };
+    const pooled: PooledTransaction = {
+      tx,
+      sender,
+      senderHex,
+      hashHex,
+      addedAt: this.arrivals++,
+      addedAtMs: (this.deps.now ?? Date.now)(),
+    };
     if (existing) this.byHash.delete(existing.hashHex);
     if (!known) this.accounts.set(senderHex, account);
     account.byNonce.set(tx.nonce, pooled);

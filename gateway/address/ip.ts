@@ -1,4 +1,12 @@
-import { convertIPv4ToBinary, convertIPv6ToBinary, convertIPv6BinaryToString, distinctRemoteAddr, isIPv4MappedIPv6, convertIPv4MappedIPv6ToIPv4, convertIPv4BinaryToString } from 'hono/utils/ipaddr';
+import {
+  convertIPv4ToBinary,
+  convertIPv6ToBinary,
+  convertIPv6BinaryToString,
+  distinctRemoteAddr,
+  isIPv4MappedIPv6,
+  convertIPv4MappedIPv6ToIPv4,
+  convertIPv4BinaryToString,
+} from 'hono/utils/ipaddr';
 
 /** A parsed address: family and its value as a bigint (32 or 128 bits). */
 export interface IpAddr {
@@ -78,12 +86,16 @@ const named = new WeakMap<IpAddr, IpNames>();
 export function ipBucket(ip: IpAddr): string {
   let names = named.get(ip);
   if (!names) named.set(ip, (names = {}));
-  return (names.bucket ??= ip.family === 4 ? convertIPv4BinaryToString(ip.value) : `${convertIPv6BinaryToString(ip.value & mask(6, 64))}/64`);
+  return (names.bucket ??=
+    ip.family === 4 ? convertIPv4BinaryToString(ip.value) : `${convertIPv6BinaryToString(ip.value & mask(6, 64))}/64`);
 }
 
 /** A truncated address for logs: IPv4 /24, IPv6 /48. */
 export function ipForLog(ip: IpAddr): string {
   let names = named.get(ip);
   if (!names) named.set(ip, (names = {}));
-  return (names.log ??= ip.family === 4 ? `${convertIPv4BinaryToString(ip.value & mask(4, 24))}/24` : `${convertIPv6BinaryToString(ip.value & mask(6, 48))}/48`);
+  return (names.log ??=
+    ip.family === 4
+      ? `${convertIPv4BinaryToString(ip.value & mask(4, 24))}/24`
+      : `${convertIPv6BinaryToString(ip.value & mask(6, 48))}/48`);
 }

@@ -2,9 +2,7 @@ import type { HeadState } from './head.ts';
 
 /** A block reference as a call names it, resolved against the served head. */
 export type ResolvedRef =
-  | { kind: 'number'; n: number; label: string }
-  | { kind: 'hash'; hash: string; label: string }
-  | { kind: 'uncacheable'; label: string };
+  { kind: 'number'; n: number; label: string } | { kind: 'hash'; hash: string; label: string } | { kind: 'uncacheable'; label: string };
 
 const QUANTITY = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -17,7 +15,8 @@ export function resolveBlockRef(ref: unknown, head: HeadState | undefined): Reso
   if (ref === undefined || ref === null) ref = 'latest';
   if (typeof ref === 'object' && !Array.isArray(ref)) {
     const o = ref as Record<string, unknown>;
-    if (typeof o.blockHash === 'string' && HASH.test(o.blockHash)) return { kind: 'hash', hash: o.blockHash.toLowerCase(), label: o.blockHash.toLowerCase() };
+    if (typeof o.blockHash === 'string' && HASH.test(o.blockHash))
+      return { kind: 'hash', hash: o.blockHash.toLowerCase(), label: o.blockHash.toLowerCase() };
     if (o.blockNumber !== undefined) ref = o.blockNumber;
     else return { kind: 'uncacheable', label: 'object' };
   }

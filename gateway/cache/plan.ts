@@ -70,7 +70,13 @@ export function planCache(method: string, params: unknown, head: HeadView, ttl: 
   }
 }
 
-function planBlock(method: string, args: unknown[], mc: { param: number; eip1898?: boolean; verify?: 'hash' | 'receipts' }, head: HeadView, ttl: CacheTtls): CachePlan {
+function planBlock(
+  method: string,
+  args: unknown[],
+  mc: { param: number; eip1898?: boolean; verify?: 'hash' | 'receipts' },
+  head: HeadView,
+  ttl: CacheTtls,
+): CachePlan {
   const ref = resolveBlockRef(args[mc.param], head.state);
   if (ref.kind === 'uncacheable') return { kind: 'none', cls: 'block', blockRef: ref.label };
   const withRef = (v: unknown) => {
@@ -80,13 +86,27 @@ function planBlock(method: string, args: unknown[], mc: { param: number; eip1898
   };
   if (ref.kind === 'hash') {
     const params = withRef(mc.eip1898 ? { blockHash: ref.hash } : ref.hash);
-    return { kind: 'cache', cls: 'block', key: `c:${method}:${canonicalJson(params)}`, params, blockRef: ref.label, accept: (r) => ({ ttlMs: nonNull(r) ? ttl.finalizedTtlMs : 0 }) };
+    return {
+      kind: 'cache',
+      cls: 'block',
+      key: `c:${method}:${canonicalJson(params)}`,
+      params,
+      blockRef: ref.label,
+      accept: (r) => ({ ttlMs: nonNull(r) ? ttl.finalizedTtlMs : 0 }),
+    };
   }
   const state = head.state;
   if (!state || ref.n > state.latest) return { kind: 'none', cls: 'block', blockRef: ref.label };
   const numbered = withRef(toQuantity(ref.n));
   if (ref.n <= state.finalized) {
-    return { kind: 'cache', cls: 'finalized', key: `c:${method}:${canonicalJson(numbered)}`, params: numbered, blockRef: ref.label, accept: (r) => ({ ttlMs: nonNull(r) ? ttl.finalizedTtlMs : 0 }) };
+    return {
+      kind: 'cache',
+      cls: 'finalized',
+      key: `c:${method}:${canonicalJson(numbered)}`,
+      params: numbered,
+      blockRef: ref.label,
+      accept: (r) => ({ ttlMs: nonNull(r) ? ttl.finalizedTtlMs : 0 }),
+    };
   }
   const hash = head.hashAt(ref.n);
   if (!hash) return { kind: 'none', cls: 'unfinalized', blockRef: ref.label };
@@ -104,7 +124,8 @@ function planBlock(method: string, args: unknown[], mc: { param: number; eip1898
 
 function matchesBlock(result: unknown, hash: string, verify: 'hash' | 'receipts' | undefined): boolean {
   if (verify === 'hash') return (result as { hash?: string }).hash?.toLowerCase() === hash;
-  if (verify === 'receipts') return Array.isArray(result) && result.every((r) => (r as { blockHash?: string }).blockHash?.toLowerCase() === hash);
+  if (verify === 'receipts')
+    return Array.isArray(result) && result.every((r) => (r as { blockHash?: string }).blockHash?.toLowerCase() === hash);
   return true;
 }
 
@@ -112,12 +133,27 @@ function planLogs(method: string, args: unknown[], head: HeadView, ttl: CacheTtl
   const filter = args[0] as Record<string, unknown> | undefined;
   if (!filter || typeof filter !== 'object') return { kind: 'none', cls: 'logs' };
   if (typeof filter.blockHash === 'string') {
-    return { kind: 'cache', cls: 'logs', key: `c:${method}:${canonicalJson(args)}`, params: args, blockRef: 'hash', accept: () => ({ ttlMs: ttl.finalizedTtlMs }) };
+    return {
+      kind: 'cache',
+      cls: 'logs',
+      key: `c:${method}:${canonicalJson(args)}`,
+      params: args,
+      blockRef: 'hash',
+      accept: () => ({ ttlMs: ttl.finalizedTtlMs }),
+    };
   }
   const from = resolveBlockRef(filter.fromBlock, head.state);
   const to = resolveBlockRef(filter.toBlock, head.state);
   const fin = head.state?.finalized ?? -1;
-  if (from.kind !== 'number' || to.kind !== 'number' || to.n > fin || from.n > to.n) return { kind: 'none', cls: 'logs', blockRef: `${from.label}..${to.label}` };
+  if (from.kind !== 'number' || to.kind !== 'number' || to.n > fin || from.n > to.n)
+    return { kind: 'none', cls: 'logs', blockRef: `${from.label}..${to.label}` };
   const params = [{ ...filter, fromBlock: toQuantity(from.n), toBlock: toQuantity(to.n) }];
-  return { kind: 'cache', cls: 'logs', key: `c:${method}:${canonicalJson(params)}`, params, blockRef: `${from.label}..${to.label}`, accept: () => ({ ttlMs: ttl.finalizedTtlMs }) };
+  return {
+    kind: 'cache',
+    cls: 'logs',
+    key: `c:${method}:${canonicalJson(params)}`,
+    params,
+    blockRef: `${from.label}..${to.label}`,
+    accept: () => ({ ttlMs: ttl.finalizedTtlMs }),
+  };
 }

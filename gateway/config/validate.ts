@@ -39,7 +39,8 @@ function overlay(base: unknown, raw: unknown, path: string, problems: string[]):
     if (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string')) problems.push(`${path}: expected an array of strings`);
     return raw;
   }
-  if (typeof base === 'number' && (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0)) problems.push(`${path}: expected a number >= 0`);
+  if (typeof base === 'number' && (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0))
+    problems.push(`${path}: expected a number >= 0`);
   else if (typeof base !== typeof raw) problems.push(`${path}: expected a ${typeof base}`);
   return raw;
 }
@@ -97,22 +98,27 @@ export function buildConfig(raw: unknown): GatewayConfig {
   const cfg = overlay(DEFAULT_CONFIG, raw ?? {}, '', problems) as GatewayConfig;
   cfg.upstreams = checkUpstreams((raw as Obj | undefined)?.upstreams, problems);
   const costs = cfg.rateLimit.costs;
-  if (!isObj(costs) || Object.values(costs).some((c) => typeof c !== 'number' || !(c >= 0))) problems.push('rateLimit.costs: expected method -> number >= 0');
+  if (!isObj(costs) || Object.values(costs).some((c) => typeof c !== 'number' || !(c >= 0)))
+    problems.push('rateLimit.costs: expected method -> number >= 0');
   // A method costing more than a tier's burst is never admitted for that tier: a policy choice, not an error.
   cfg.tiers = checkTiers(cfg.tiers, problems);
   for (const scope of ['key', 'ip'] as const) {
-    if (!['open', 'closed', 'local'].includes(cfg.rateLimit.failMode[scope])) problems.push(`rateLimit.failMode.${scope}: expected open, closed or local`);
+    if (!['open', 'closed', 'local'].includes(cfg.rateLimit.failMode[scope]))
+      problems.push(`rateLimit.failMode.${scope}: expected open, closed or local`);
   }
   if (!['memory', 'redis'].includes(cfg.rateLimit.backend)) problems.push('rateLimit.backend: expected memory or redis');
   const needsRedis = cfg.rateLimit.backend === 'redis' || cfg.cache.redis;
-  if (needsRedis && !cfg.redis.url) problems.push('redis.url: required when rateLimit.backend is redis or cache.redis is true (or XONE_GATEWAY_REDIS_URL)');
+  if (needsRedis && !cfg.redis.url)
+    problems.push('redis.url: required when rateLimit.backend is redis or cache.redis is true (or XONE_GATEWAY_REDIS_URL)');
   if (cfg.redis.url) checkUrl(cfg.redis.url, 'redis.url', ['redis:', 'rediss:'], problems);
-  if (cfg.redis.url && cfg.identity.keySecret.length < 16) problems.push('identity.keySecret: at least 16 characters required when keys are stored in Redis (or XONE_GATEWAY_KEY_SECRET)');
+  if (cfg.redis.url && cfg.identity.keySecret.length < 16)
+    problems.push('identity.keySecret: at least 16 characters required when keys are stored in Redis (or XONE_GATEWAY_KEY_SECRET)');
   if (cfg.identity.requireKey && !cfg.redis.url) problems.push('identity.requireKey: needs redis.url (the key store)');
   cfg.identity.trustedProxies.forEach((p, i) => {
     if (!parseCidr(p)) problems.push(`identity.trustedProxies[${i}]: "${p}" is not an address or CIDR`);
   });
-  if (cfg.admin.port !== 0 && cfg.admin.token.length < 16) problems.push('admin.token: at least 16 characters required unless admin.port is 0 (or XONE_GATEWAY_ADMIN_TOKEN)');
+  if (cfg.admin.port !== 0 && cfg.admin.token.length < 16)
+    problems.push('admin.token: at least 16 characters required unless admin.port is 0 (or XONE_GATEWAY_ADMIN_TOKEN)');
   if (cfg.log.successSampleRate > 1) problems.push('log.successSampleRate: expected a number in [0, 1]');
   if (cfg.limits.maxBatchSize < 1) problems.push('limits.maxBatchSize: expected >= 1');
   if (problems.length > 0) throw new ConfigError(problems);

@@ -43,8 +43,10 @@ export class KeyVerifier {
     const record = await this.lookup(m[1] as string);
     const hash = await this.hasher.hash(presented);
     if (!record || !constantTimeEqual(hash, record.hash)) throw new GatewayError('unauthorized', 'unauthorized: unknown API key');
-    if (record.disabled) throw new GatewayError('unauthorized', record.revokedAt ? 'unauthorized: API key revoked' : 'unauthorized: API key disabled');
-    if (record.expiresAt !== undefined && record.expiresAt <= this.now()) throw new GatewayError('unauthorized', 'unauthorized: API key expired');
+    if (record.disabled)
+      throw new GatewayError('unauthorized', record.revokedAt ? 'unauthorized: API key revoked' : 'unauthorized: API key disabled');
+    if (record.expiresAt !== undefined && record.expiresAt <= this.now())
+      throw new GatewayError('unauthorized', 'unauthorized: API key expired');
     return record;
   }
 

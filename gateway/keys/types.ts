@@ -29,7 +29,10 @@ export interface ApiKeyRecord {
 }
 
 /** The editable part of a key, as `keys create` and the admin API take it. */
-export type ApiKeyPolicy = Pick<ApiKeyRecord, 'label' | 'tier' | 'limits' | 'allowMethods' | 'denyMethods' | 'allowIps' | 'allowOrigins' | 'expiresAt'>;
+export type ApiKeyPolicy = Pick<
+  ApiKeyRecord,
+  'label' | 'tier' | 'limits' | 'allowMethods' | 'denyMethods' | 'allowIps' | 'allowOrigins' | 'expiresAt'
+>;
 
 /**
  * Where key records live (memory for one instance and tests, Redis shared by all instances, a Durable Object later).

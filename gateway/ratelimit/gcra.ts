@@ -7,7 +7,12 @@ import type { ChargeResult, ScopeBucket } from './types.ts';
  *
  * `tats` holds the stored TAT per bucket (undefined = fresh); on return it holds the new TATs to store.
  */
-export function gcraCharge(buckets: readonly ScopeBucket[], costs: readonly number[], now: number, tats: (number | undefined)[]): ChargeResult {
+export function gcraCharge(
+  buckets: readonly ScopeBucket[],
+  costs: readonly number[],
+  now: number,
+  tats: (number | undefined)[],
+): ChargeResult {
   const interval = buckets.map((b) => 1000 / b.params.ratePerSec);
   const tau = buckets.map((b, i) => b.params.burst * (interval[i] as number));
   const tat = buckets.map((_, i) => Math.max(tats[i] ?? now, now));

@@ -17,7 +17,8 @@ const idText = (id: JsonRpcId): string => (typeof id === 'number' ? String(id) :
 
 /** The wire text of one response; a RawResult is spliced without a parse/serialise round trip. */
 export function responseText(response: JsonRpcResponse): string {
-  if ('result' in response && response.result instanceof RawResult) return `{"jsonrpc":"2.0","id":${idText(response.id)},"result":${response.result.json}}`;
+  if ('result' in response && response.result instanceof RawResult)
+    return `{"jsonrpc":"2.0","id":${idText(response.id)},"result":${response.result.json}}`;
   return JSON.stringify(response);
 }
 

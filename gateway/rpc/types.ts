@@ -10,8 +10,7 @@ export interface JsonRpcErrorObject {
 
 /** One JSON-RPC response: exactly one of `result` or `error`. */
 export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+  { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
 
 /** Where a call's answer came from, as the per-call log and the X-Cache header report it. */
 export type CacheOutcome = 'hit' | 'miss' | 'bypass' | 'coalesced' | 'none';

@@ -5,7 +5,12 @@ import type { UpstreamPool } from './pool.ts';
  * Probes every upstream with one batch [eth_syncing, eth_blockNumber]: records its head (and when it last moved),
  * whether it is syncing, and the outcome in its error window. Returns a stop function.
  */
-export function startHealthProbe(pool: UpstreamPool, metrics: GatewayMetrics, intervalMs: number, now: () => number = () => Date.now()): () => void {
+export function startHealthProbe(
+  pool: UpstreamPool,
+  metrics: GatewayMetrics,
+  intervalMs: number,
+  now: () => number = () => Date.now(),
+): () => void {
   const probeOne = async (u: (typeof pool.upstreams)[number]) => {
     const body = JSON.stringify([
       { jsonrpc: '2.0', id: 1, method: 'eth_syncing', params: [] },
@@ -33,7 +38,8 @@ export function startHealthProbe(pool: UpstreamPool, metrics: GatewayMetrics, in
   const loop = async () => {
     await Promise.all(pool.upstreams.map(probeOne));
     const best = pool.bestHead;
-    for (const u of pool.upstreams) metrics.upstreamHealth(u.name, pool.unfitReason(u) === undefined, best >= 0 && u.head >= 0 ? best - u.head : 0);
+    for (const u of pool.upstreams)
+      metrics.upstreamHealth(u.name, pool.unfitReason(u) === undefined, best >= 0 && u.head >= 0 ? best - u.head : 0);
     if (!stopped) timer = setTimeout(loop, intervalMs);
   };
   void loop();

@@ -95,7 +95,12 @@ export class UpstreamPool {
         lastProblem = `upstream ${u.name} rate limited`;
         if (a + 1 < attempts) continue;
         const ms = Number(reply.retryAfter ?? 1) * 1000;
-        throw new GatewayError('limitExceeded', 'limit exceeded', { scope: 'upstream', retryAfterMs: ms }, reply.retryAfter ? { 'Retry-After': reply.retryAfter } : {});
+        throw new GatewayError(
+          'limitExceeded',
+          'limit exceeded',
+          { scope: 'upstream', retryAfterMs: ms },
+          reply.retryAfter ? { 'Retry-After': reply.retryAfter } : {},
+        );
       }
       if (reply.status >= 500 || !rpc || typeof rpc !== 'object' || !('result' in rpc || 'error' in rpc)) {
         u.record(false);

@@ -10,7 +10,10 @@ export interface UpstreamReply {
 }
 
 /** A POST function (the runtime's fetch via webFetch, or a faster one the Node adapter injects); rejects after `timeoutMs`. */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number; text(): Promise<string>; headers: { get(name: string): string | null } }>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; timeoutMs: number },
+) => Promise<{ status: number; text(): Promise<string>; headers: { get(name: string): string | null } }>;
 
 /** FetchLike over the standard fetch (Workers, or any runtime without a faster client). */
 export const webFetch: FetchLike = (url, { timeoutMs, ...init }) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
@@ -38,7 +41,11 @@ export class Upstream {
     private readonly fetchFn: FetchLike,
   ) {
     this.name = `u${index}`;
-    this.limiter = new Bottleneck({ maxConcurrent: config.maxConcurrent, highWater: config.maxQueued, strategy: Bottleneck.strategy.OVERFLOW });
+    this.limiter = new Bottleneck({
+      maxConcurrent: config.maxConcurrent,
+      highWater: config.maxQueued,
+      strategy: Bottleneck.strategy.OVERFLOW,
+    });
   }
 
   /** Share of failures among the last requests (0 when fewer than 5 were seen). */

@@ -46,7 +46,12 @@ export class WsSession {
     const admitted = rpc.calls.filter((c) => !c.response);
     const refused = rpc.calls.filter((c) => c.response).map((c) => JSON.stringify(c.response));
     const toObj = (c: (typeof admitted)[number]) => ({ jsonrpc: '2.0', id: c.id, method: c.method, params: c.params });
-    const forward = admitted.length === 0 ? undefined : rpc.isBatch ? JSON.stringify(admitted.map(toObj)) : JSON.stringify(toObj(admitted[0] as (typeof admitted)[number]));
+    const forward =
+      admitted.length === 0
+        ? undefined
+        : rpc.isBatch
+          ? JSON.stringify(admitted.map(toObj))
+          : JSON.stringify(toObj(admitted[0] as (typeof admitted)[number]));
     // A batch answer is split: local refusals go as their own array so the client still gets one answer per id.
     const replies = refused.length === 0 ? [] : rpc.isBatch ? [`[${refused.join(',')}]`] : refused;
     return forward === undefined ? { replies } : { forward, replies };

@@ -79,7 +79,12 @@ describe('ethers against the dev node', () => {
     expect(tx1559.type).toBe(2);
     const r1559 = await tx1559.wait(1, 30_000);
     expect(r1559?.status).toBe(1);
-    const legacy = await wallet.sendTransaction({ to: RECIPIENT, value: 1n, type: 0, gasPrice: (await provider.getFeeData()).gasPrice ?? 1n });
+    const legacy = await wallet.sendTransaction({
+      to: RECIPIENT,
+      value: 1n,
+      type: 0,
+      gasPrice: (await provider.getFeeData()).gasPrice ?? 1n,
+    });
     const rLegacy = await legacy.wait(1, 30_000);
     expect(rLegacy?.status).toBe(1);
     expect(rLegacy?.type).toBe(0);
@@ -93,7 +98,9 @@ describe('ethers against the dev node', () => {
       const watched = new Contract(tokenAddress, token.abi as never, ws);
       const seen = new Promise<string>((resolve) => {
         // ethers passes decoded args then the event payload, or only the payload for a topic filter: the payload is last.
-        void watched.on(watched.filters.Transfer(null, holder), (...args: unknown[]) => resolve((args[args.length - 1] as { log: Log }).log.transactionHash));
+        void watched.on(watched.filters.Transfer(null, holder), (...args: unknown[]) =>
+          resolve((args[args.length - 1] as { log: Log }).log.transactionHash),
+        );
       });
       // Let eth_subscribe complete before the transfer can be mined.
       await new Promise((r) => setTimeout(r, 300));
@@ -156,7 +163,13 @@ describe('ethers against the dev node', () => {
     const fee = await provider.getFeeData();
     const sent = await Promise.all(
       Array.from({ length: 100 }, () =>
-        signer.sendTransaction({ to: RECIPIENT, value: 1n, gasLimit: 21_000n, maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas }),
+        signer.sendTransaction({
+          to: RECIPIENT,
+          value: 1n,
+          gasLimit: 21_000n,
+          maxFeePerGas: fee.maxFeePerGas,
+          maxPriorityFeePerGas: fee.maxPriorityFeePerGas,
+        }),
       ),
     );
     expect([...sent.map((t) => t.nonce)].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));

@@ -57,7 +57,12 @@ describe('viem against the dev node', () => {
     const wallet = createWalletClient({ account, chain, transport: http(node.url) });
     const client = createPublicClient({ chain, transport: http(node.url), pollingInterval: 200 });
     const before = await client.getBalance({ address: RECIPIENT });
-    const hash1559 = await wallet.sendTransaction({ to: RECIPIENT, value: 1000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: parseGwei('1') });
+    const hash1559 = await wallet.sendTransaction({
+      to: RECIPIENT,
+      value: 1000n,
+      maxFeePerGas: parseGwei('10'),
+      maxPriorityFeePerGas: parseGwei('1'),
+    });
     const receipt1559 = await client.waitForTransactionReceipt({ hash: hash1559, timeout: 30_000 });
     expect(receipt1559.status).toBe('success');
     expect(receipt1559.type).toBe('eip1559');
@@ -78,10 +83,12 @@ describe('viem against the dev node', () => {
     expect(fees.maxFeePerGas).toBeGreaterThan(0n);
   });
 
-  it('error: a transaction with a stale nonce is refused with geth\'s message', async () => {
+  it("error: a transaction with a stale nonce is refused with geth's message", async () => {
     const account = privateKeyToAccount(DEV_KEY_1);
     const wallet = createWalletClient({ account, chain, transport: http(node.url) });
-    await expect(wallet.sendTransaction({ to: RECIPIENT, value: 1n, nonce: 0, gas: 21000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: 1n })).rejects.toThrow(/nonce too low/);
+    await expect(
+      wallet.sendTransaction({ to: RECIPIENT, value: 1n, nonce: 0, gas: 21000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: 1n }),
+    ).rejects.toThrow(/nonce too low/);
   });
 });
 
@@ -92,7 +99,8 @@ describe('viem: an ERC-20 compiled with solc, over HTTP and WebSocket', () => {
   const holder = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 }).address;
   let address: Address;
   const client = (): PublicClient => createPublicClient({ chain, transport: http(node.url), pollingInterval: 200 });
-  const wallet = (): WalletClient<Transport, typeof chain, typeof deployer> => createWalletClient({ account: deployer, chain, transport: http(node.url) });
+  const wallet = (): WalletClient<Transport, typeof chain, typeof deployer> =>
+    createWalletClient({ account: deployer, chain, transport: http(node.url) });
 
   beforeAll(async () => {
     const hash = await wallet().deployContract({ abi, bytecode: token.bytecode, args: ['Test', 'TST', 1_000_000n] });
@@ -110,7 +118,13 @@ describe('viem: an ERC-20 compiled with solc, over HTTP and WebSocket', () => {
   it('behavior: a transfer moves balances, emits a log found by getLogs, and a WebSocket watcher sees it', async () => {
     const ws = createPublicClient({ chain, transport: webSocket(node.wsUrl) });
     const seen = new Promise<Log[]>((resolve) => {
-      const unwatch = ws.watchContractEvent({ address, abi, eventName: 'Transfer', args: { to: holder }, onLogs: (logs) => (unwatch(), resolve(logs)) });
+      const unwatch = ws.watchContractEvent({
+        address,
+        abi,
+        eventName: 'Transfer',
+        args: { to: holder },
+        onLogs: (logs) => (unwatch(), resolve(logs)),
+      });
     });
     // Let the eth_subscribe round trip finish before the transfer can be mined.
     await new Promise((r) => setTimeout(r, 300));
@@ -127,20 +141,31 @@ describe('viem: an ERC-20 compiled with solc, over HTTP and WebSocket', () => {
     expect(logs).toHaveLength(1);
     expect(logs[0].transactionHash).toBe(hash);
     expect((logs[0].args as { value: bigint }).value).toBe(250n);
-    const wsLogs = await Promise.race([seen, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no WebSocket log in 15 s')), 15_000))]);
+    const wsLogs = await Promise.race([
+      seen,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no WebSocket log in 15 s')), 15_000)),
+    ]);
     expect(wsLogs[0].transactionHash).toBe(hash);
     await ws.transport.getRpcClient().then((c) => c.close());
   }, 60_000);
 
   it('error: a transfer beyond the balance reverts and viem decodes the reason', async () => {
-    const call = client().simulateContract({ account: holder, address, abi, functionName: 'transfer', args: [deployer.address, 10n ** 30n] });
+    const call = client().simulateContract({
+      account: holder,
+      address,
+      abi,
+      functionName: 'transfer',
+      args: [deployer.address, 10n ** 30n],
+    });
     const err = await call.then(
       () => undefined,
       (e: unknown) => e as BaseError,
     );
     const reverted = err?.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
     expect(reverted?.reason).toBe(INSUFFICIENT_BALANCE);
-    await expect(client().estimateContractGas({ account: holder, address, abi, functionName: 'transfer', args: [deployer.address, 10n ** 30n] })).rejects.toThrow(INSUFFICIENT_BALANCE);
+    await expect(
+      client().estimateContractGas({ account: holder, address, abi, functionName: 'transfer', args: [deployer.address, 10n ** 30n] }),
+    ).rejects.toThrow(INSUFFICIENT_BALANCE);
   });
 
   it('behavior: fees from eth_feeHistory pay for an EIP-1559 send', async () => {
@@ -159,7 +184,9 @@ describe('viem: an ERC-20 compiled with solc, over HTTP and WebSocket', () => {
     // Gas and fees are settled once, so each send is one signature and one eth_sendRawTransaction racing the others:
     // the nonce manager alone must keep 100 in-flight nonces distinct and gap-free.
     const fees = await client().estimateFeesPerGas();
-    const hashes = await Promise.all(Array.from({ length: 100 }, () => sender.sendTransaction({ to: RECIPIENT, value: 1n, gas: 21_000n, ...fees })));
+    const hashes = await Promise.all(
+      Array.from({ length: 100 }, () => sender.sendTransaction({ to: RECIPIENT, value: 1n, gas: 21_000n, ...fees })),
+    );
     expect(new Set(hashes).size).toBe(100);
     const receipts = await Promise.all(hashes.map((hash) => client().waitForTransactionReceipt({ hash, timeout: 40_000 })));
     expect(receipts.every((r) => r.status === 'success')).toBe(true);

@@ -23,8 +23,7 @@ const SENDER = addr(0xe0);
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2);
 
 /** Stores calldata word 0, hashes it, SSTOREs it under its hash, SLOADs it back, LOG1s and returns 96 bytes. */
-const CALLEE_CODE =
-  '6000356000526020600020602052' + '600035602051' + '55' + '60205154604052' + '610abc60606000a1' + '60606000f3';
+const CALLEE_CODE = '6000356000526020600020602052' + '600035602051' + '55' + '60205154604052' + '610abc60606000a1' + '60606000f3';
 /** Runtime code of the created contract: returns the word 7. */
 const CREATED_RUNTIME = '600760005260206000f3';
 const INITCODE = `69${CREATED_RUNTIME}600052600a6016f3`;

@@ -35,7 +35,12 @@ describe('config', () => {
   });
 
   test('default: env overrides the file; defaults fill the rest', () => {
-    const cfg = buildConfig(applyEnv({ admin: { port: 0 } }, { XONE_GATEWAY_UPSTREAMS: 'http://127.0.0.1:8545, http://127.0.0.1:8546', XONE_GATEWAY_PORT: '9000' }));
+    const cfg = buildConfig(
+      applyEnv(
+        { admin: { port: 0 } },
+        { XONE_GATEWAY_UPSTREAMS: 'http://127.0.0.1:8545, http://127.0.0.1:8546', XONE_GATEWAY_PORT: '9000' },
+      ),
+    );
     expect(cfg.upstreams.map((u) => u.url)).toEqual(['http://127.0.0.1:8545', 'http://127.0.0.1:8546']);
     expect(cfg.upstreams[0]?.wsUrl).toBe('ws://127.0.0.1:8545');
     expect(cfg.listen.port).toBe(9000);

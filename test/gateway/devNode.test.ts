@@ -17,7 +17,10 @@ beforeAll(async () => {
     testConfig({
       upstreams: [{ url: node.url, wsUrl: node.wsUrl }],
       // One token refilled every 4 s: a loaded machine cannot refill the bucket between two back-to-back calls.
-      tiers: { anonymous: { ratePerSec: 0.25, burst: 1, denyMethods: ['debug_*'] }, default: { ratePerSec: 100, burst: 100, denyMethods: [] } },
+      tiers: {
+        anonymous: { ratePerSec: 0.25, burst: 1, denyMethods: ['debug_*'] },
+        default: { ratePerSec: 100, burst: 100, denyMethods: [] },
+      },
       identity: { trustedProxies: ['127.0.0.1/32'] },
       // A transaction fits the 1-token bucket (its default weight is 5).
       rateLimit: { costs: { eth_sendRawTransaction: 1 } },
@@ -36,7 +39,9 @@ afterAll(async () => {
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
 test('behavior: Retry-After is honoured by viem retry (one refusal, then success after the announced wait)', async () => {
-  const client = createPublicClient({ transport: http(g.url, { retryCount: 3, retryDelay: 50, fetchOptions: { headers: from('192.0.2.10') } }) });
+  const client = createPublicClient({
+    transport: http(g.url, { retryCount: 3, retryDelay: 50, fetchOptions: { headers: from('192.0.2.10') } }),
+  });
   const addr = '0x00000000000000000000000000000000000000aa';
   expect(await client.getBalance({ address: addr })).toBe(0n);
   const t0 = performance.now();
@@ -51,7 +56,13 @@ test('behavior: Retry-After is honoured by viem retry (one refusal, then success
 
 test('behavior: WebSocket subscriptions are proxied and every client message is metered', async () => {
   const ws = new WebSocket(`${g.url.replace('http', 'ws')}/`, { headers: from('192.0.2.20') });
-  const messages: { id?: number; method?: string; result?: unknown; error?: { code: number }; params?: { result: { number: string; hash: string } } }[] = [];
+  const messages: {
+    id?: number;
+    method?: string;
+    result?: unknown;
+    error?: { code: number };
+    params?: { result: { number: string; hash: string } };
+  }[] = [];
   ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
   await new Promise((r, j) => {
     ws.once('open', r);
@@ -86,9 +97,11 @@ test('behavior: finalized blocks are cached by number; blocks beyond the head an
   expect(again.headers.get('x-cache')).toBe('HIT');
   expect(again.body).toEqual(genesis.body);
   // Far beyond the head: answered null by the core each time, never stored.
-  for (let i = 0; i < 2; i++) expect((await ask(call('eth_getBlockByNumber', ['0xfffffff', false], 'far'))).body).toMatchObject({ id: 'far', result: null });
+  for (let i = 0; i < 2; i++)
+    expect((await ask(call('eth_getBlockByNumber', ['0xfffffff', false], 'far'))).body).toMatchObject({ id: 'far', result: null });
   // The core refuses a malformed address: the error is passed on and not cached.
-  for (let i = 0; i < 2; i++) expect((await ask(call('eth_getBalance', ['0x1234', '0x0'], 'bad'))).body).toMatchObject({ id: 'bad', error: { code: -32602 } });
+  for (let i = 0; i < 2; i++)
+    expect((await ask(call('eth_getBalance', ['0x1234', '0x0'], 'bad'))).body).toMatchObject({ id: 'bad', error: { code: -32602 } });
   // Every one of those four went to the core (upstream u0), none came from the cache.
   const far = g.lines.filter((l) => l.block_ref === '0xfffffff');
   expect(far.map((l) => [l.cache, l.upstream])).toEqual([
@@ -104,7 +117,16 @@ test('behavior: finalized blocks are cached by number; blocks beyond the head an
 
 test('behavior: eth_sendRawTransaction sent twice: the core says "already known", the gateway answers the hash both times', async () => {
   const account = privateKeyToAccount(DEV_KEY_5);
-  const raw = await account.signTransaction({ chainId: 1337, type: 'eip1559', nonce: 0, to: '0x000000000000000000000000000000000000dEaD', value: 1n, gas: 21_000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: parseGwei('1') });
+  const raw = await account.signTransaction({
+    chainId: 1337,
+    type: 'eip1559',
+    nonce: 0,
+    to: '0x000000000000000000000000000000000000dEaD',
+    value: 1n,
+    gas: 21_000n,
+    maxFeePerGas: parseGwei('10'),
+    maxPriorityFeePerGas: parseGwei('1'),
+  });
   const first = await post(g.url, call('eth_sendRawTransaction', [raw], 1), from('192.0.2.60'));
   const hash = (first.body as { result: string }).result;
   expect(hash).toMatch(/^0x[0-9a-f]{64}$/);

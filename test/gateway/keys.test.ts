@@ -86,20 +86,35 @@ test('behavior: keys are stored only as HMAC-SHA256 under the server secret; the
 test('behavior: per-key IP and Origin allow-lists, expiry, method deny', async () => {
   const ipLocked = await createKey({ tier: 'default', allowIps: ['10.0.0.0/8'] });
   expect((await post(a.url, call('eth_chainId'), { 'x-api-key': ipLocked.key })).status).toBe(401);
-  const local = await createKey({ tier: 'default', allowIps: ['127.0.0.0/8'], allowOrigins: ['https://*.example.com'], denyMethods: ['eth_getLogs'] });
+  const local = await createKey({
+    tier: 'default',
+    allowIps: ['127.0.0.0/8'],
+    allowOrigins: ['https://*.example.com'],
+    denyMethods: ['eth_getLogs'],
+  });
   expect((await post(a.url, call('eth_chainId'), { 'x-api-key': local.key, origin: 'https://evil.test' })).status).toBe(401);
-  const ok = await post(a.url, [call('eth_chainId', [], 1), call('eth_getLogs', [{}], 2)], { 'x-api-key': local.key, origin: 'https://app.example.com' });
+  const ok = await post(a.url, [call('eth_chainId', [], 1), call('eth_getLogs', [{}], 2)], {
+    'x-api-key': local.key,
+    origin: 'https://app.example.com',
+  });
   expect(ok.status).toBe(200);
   expect((ok.body as { error?: { code: number } }[])[1]?.error?.code).toBe(-32004);
   const expired = await createKey({ tier: 'default', expiresAt: Date.now() - 1 });
-  expect((await post(a.url, call('eth_chainId'), { 'x-api-key': expired.key })).body).toMatchObject({ error: { message: 'unauthorized: API key expired' } });
+  expect((await post(a.url, call('eth_chainId'), { 'x-api-key': expired.key })).body).toMatchObject({
+    error: { message: 'unauthorized: API key expired' },
+  });
   const tierless = await fetch(`${a.adminUrl}/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ tier: 'gold' }) });
   expect(tierless.status).toBe(400);
   expect((await fetch(`${a.adminUrl}/keys`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
 });
 
 test('behavior: xone-gateway keys create / rotate against the same Redis (the CLI entry, in process)', async () => {
-  const env = { XONE_GATEWAY_REDIS_URL: redis.url, XONE_GATEWAY_KEY_SECRET: KEY_SECRET, XONE_GATEWAY_UPSTREAMS: node.url, XONE_GATEWAY_ADMIN_PORT: '0' };
+  const env = {
+    XONE_GATEWAY_REDIS_URL: redis.url,
+    XONE_GATEWAY_KEY_SECRET: KEY_SECRET,
+    XONE_GATEWAY_UPSTREAMS: node.url,
+    XONE_GATEWAY_ADMIN_PORT: '0',
+  };
   const saved = { ...process.env };
   Object.assign(process.env, env);
   delete process.env.XONE_GATEWAY_CONFIG;
@@ -113,7 +128,11 @@ test('behavior: xone-gateway keys create / rotate against the same Redis (the CL
     expect(await main(['keys', 'create', '--tier', 'default', '--label', 'cli'])).toBe(0);
     const { key, record } = JSON.parse(out.splice(0).join('')) as { key: string; record: { id: string } };
     expect(await main(['keys', 'rotate', record.id, '--overlap', '60'])).toBe(0);
-    const rotated = JSON.parse(out.splice(0).join('')) as { key: string; record: { id: string }; old: { id: string; rotatedTo: string; expiresAt: number } };
+    const rotated = JSON.parse(out.splice(0).join('')) as {
+      key: string;
+      record: { id: string };
+      old: { id: string; rotatedTo: string; expiresAt: number };
+    };
     expect(rotated.old.rotatedTo).toBe(rotated.record.id);
     expect(rotated.old.expiresAt - Date.now()).toBeGreaterThan(50_000);
     expect(rotated.key).not.toBe(key);

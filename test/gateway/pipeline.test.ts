@@ -55,7 +55,10 @@ describe.each([
     expect(r.body).toMatchObject({ id: null, error: { code: -32600 } });
   });
   test('error: batch over maxBatchSize is refused whole', async () => {
-    const r = await post(g.url, Array.from({ length: 6 }, (_, i) => call('eth_chainId', [], i)));
+    const r = await post(
+      g.url,
+      Array.from({ length: 6 }, (_, i) => call('eth_chainId', [], i)),
+    );
     expect(r.status).toBe(400);
     expect((r.body as { error: { message: string } }).error.message).toMatch(/batch of 6 exceeds 5/);
   });
@@ -69,7 +72,13 @@ describe.each([
     expect(r.body).toMatchObject({ error: { code: -32700 } });
   });
   test('behavior: batch order is preserved, malformed and denied elements answered in place', async () => {
-    const r = await post(g.url, [call('web3_sha3', ['0x'], 'a'), { id: 'b' }, call('debug_traceTransaction', [], 'c'), call('admin_peers', [], 'd'), call('net_listening', [], 'e')]);
+    const r = await post(g.url, [
+      call('web3_sha3', ['0x'], 'a'),
+      { id: 'b' },
+      call('debug_traceTransaction', [], 'c'),
+      call('admin_peers', [], 'd'),
+      call('net_listening', [], 'e'),
+    ]);
     expect(r.status).toBe(200);
     const body = r.body as { id: string; result?: unknown; error?: { code: number } }[];
     expect(body.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
@@ -84,7 +93,10 @@ describe.each([
 
 describe('rate buckets', () => {
   test('behavior: a batch of 1,000 is charged 1,000; the next is partly admitted (200, per-element -32005); then 429', async () => {
-    const g = await gw({ limits: { maxBatchSize: 1000 }, tiers: { anonymous: { ratePerSec: 0.01, burst: 1500, denyMethods: [] }, default: { ratePerSec: 1, burst: 100, denyMethods: [] } } });
+    const g = await gw({
+      limits: { maxBatchSize: 1000 },
+      tiers: { anonymous: { ratePerSec: 0.01, burst: 1500, denyMethods: [] }, default: { ratePerSec: 1, burst: 100, denyMethods: [] } },
+    });
     const batch = (offset: number) => Array.from({ length: 1000 }, (_, i) => call('eth_chainId', [], offset + i));
     const t0 = performance.now();
     const first = await post(g.url, batch(0));
@@ -109,7 +121,10 @@ describe('rate buckets', () => {
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(third.headers.get('ratelimit-policy')).toMatch(/"ip";q=1500;w=150000/);
     expect(third.headers.get('ratelimit')).toMatch(/"ip";r=0;t=\d+/);
-    expect(third.body).toMatchObject({ id: 'x', error: { code: -32005, message: 'limit exceeded', data: { scope: 'ip', limit: 1500, remaining: 0, cost: 1 } } });
+    expect(third.body).toMatchObject({
+      id: 'x',
+      error: { code: -32005, message: 'limit exceeded', data: { scope: 'ip', limit: 1500, remaining: 0, cost: 1 } },
+    });
     const refusedLine = g.lines.find((l) => (l.limiter as { decision: string }).decision === 'deny');
     expect(refusedLine).toMatchObject({ rpc_error_code: -32005, http_status: 200, method: 'eth_chainId' });
     // One call to the core for all the identical admitted calls: the rest joined it in flight or hit the cache.
@@ -120,7 +135,9 @@ describe('rate buckets', () => {
   });
 
   test('behavior: method weights are charged (eth_getLogs costs 20)', async () => {
-    const g = await gw({ tiers: { anonymous: { ratePerSec: 0.001, burst: 50, denyMethods: [] }, default: { ratePerSec: 1, burst: 50, denyMethods: [] } } });
+    const g = await gw({
+      tiers: { anonymous: { ratePerSec: 0.001, burst: 50, denyMethods: [] }, default: { ratePerSec: 1, burst: 50, denyMethods: [] } },
+    });
     const logs = (id: number) => call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x0' }], id);
     const r = await post(g.url, [logs(1), logs(2), logs(3)]);
     const body = r.body as { error?: { code: number; data: { cost: number } } }[];
@@ -142,7 +159,8 @@ describe('rate buckets', () => {
     expect(admitted).toBe(10);
     // IPv6 clients rotating inside their /64 share one bucket too.
     let v6 = 0;
-    for (let i = 1; i <= 15; i++) if ((await post(g.url, call('net_version'), { 'x-forwarded-for': `2001:db8:1:2::${i.toString(16)}` })).status === 200) v6++;
+    for (let i = 1; i <= 15; i++)
+      if ((await post(g.url, call('net_version'), { 'x-forwarded-for': `2001:db8:1:2::${i.toString(16)}` })).status === 200) v6++;
     expect(v6).toBe(10);
     const line = g.lines.find((l) => l.ip === '203.0.113.0/24');
     expect(line).toBeDefined();

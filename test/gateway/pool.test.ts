@@ -56,7 +56,9 @@ test('behavior: idempotent reads retry on another upstream; eth_sendRawTransacti
     // A transaction sent to the failing upstream is not resent elsewhere: the client gets the failure.
     const raw = '0x02f86c0180843b9aca00850ba43b7400825208940000000000000000000000000000000000000001808080c0';
     const sends = await Promise.all(Array.from({ length: 4 }, (_, i) => post(g.url, call('eth_sendRawTransaction', [raw], i))));
-    const total = lead.log.filter((c) => c.method === 'eth_sendRawTransaction').length + behind.log.filter((c) => c.method === 'eth_sendRawTransaction').length;
+    const total =
+      lead.log.filter((c) => c.method === 'eth_sendRawTransaction').length +
+      behind.log.filter((c) => c.method === 'eth_sendRawTransaction').length;
     expect(total).toBe(4);
     for (const s of sends) {
       const body = s.body as { result?: string; error?: { code: number } };

@@ -45,7 +45,11 @@ async function redisNowMs(r: Redis): Promise<number> {
 }
 
 test('behavior: two instances sharing Redis admit within ±2 % of the bucket math under 2,000 concurrent requests; Redis killed → fail modes + metric', async () => {
-  const created = await fetch(`${a.adminUrl}/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ tier: 'default', label: 'load' }) });
+  const created = await fetch(`${a.adminUrl}/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ tier: 'default', label: 'load' }),
+  });
   const { key } = (await created.json()) as { key: string };
   const auth = { authorization: `Bearer ${key}` };
   const statuses: number[] = [];
@@ -54,7 +58,12 @@ test('behavior: two instances sharing Redis admit within ±2 % of the bucket mat
   let lastAdmitted = { sent: 0, received: 0 };
   const send = async (url: string, id: number) => {
     const sent = wallMs();
-    const res = await fastFetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(call('eth_chainId', [], id)), timeoutMs: 60_000 });
+    const res = await fastFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify(call('eth_chainId', [], id)),
+      timeoutMs: 60_000,
+    });
     await res.text();
     statuses.push(res.status);
     if (res.status === 200 && sent > lastAdmitted.sent) lastAdmitted = { sent, received: wallMs() };
@@ -91,16 +100,19 @@ test('behavior: two instances sharing Redis admit within ±2 % of the bucket mat
   // the bucket math (burst + rate × elapsed) is bounded by those instants, and the count must sit within ±2 % of it.
   const lower = BURST + (RATE * Math.max(0, lastAdmitted.sent - warmedUp)) / 1000;
   const upper = BURST + (RATE * (lastAdmitted.received - t0)) / 1000;
-  const failures = [await a.metricsText(), await b.metricsText()].map((t) => t.match(/^xone_gateway_ratelimit_backend_failures_total\{.*$/gm));
+  const failures = [await a.metricsText(), await b.metricsText()].map((t) =>
+    t.match(/^xone_gateway_ratelimit_backend_failures_total\{.*$/gm),
+  );
   const report = JSON.stringify({ admitted, lower: Math.round(lower), upper: Math.round(upper), failures });
   expect(admitted, report).toBeGreaterThanOrEqual(lower * 0.98);
   expect(admitted, report).toBeLessThanOrEqual(upper * 1.02);
   expect(await a.metricsText()).not.toMatch(/xone_gateway_ratelimit_backend_failures_total\{/);
   // Every HTTP response is counted by status (the 5xx/429 alerts); a healthy Redis counts no errors.
   const texts = [await a.metricsText(), await b.metricsText()];
-  const responses = (code: number) => texts.reduce((n, t) => n + Number(new RegExp(`xone_gateway_http_responses_total\\{code="${code}"\\} (\\d+)`).exec(t)?.[1] ?? 0), 0);
+  const responses = (code: number) =>
+    texts.reduce((n, t) => n + Number(new RegExp(`xone_gateway_http_responses_total\\{code="${code}"\\} (\\d+)`).exec(t)?.[1] ?? 0), 0);
   expect([responses(200), responses(429)]).toEqual([admitted, refused]);
-  expect(texts[0].match(/^xone_gateway_redis_errors_total.*$/m)?.[0]).toBe("xone_gateway_redis_errors_total 0");
+  expect(texts[0].match(/^xone_gateway_redis_errors_total.*$/m)?.[0]).toBe('xone_gateway_redis_errors_total 0');
 
   // Redis dies: A (key scope fail-closed) refuses, B (local fallback bucket) admits; both count it.
   await redis.kill();

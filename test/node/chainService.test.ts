@@ -19,7 +19,17 @@ afterEach(() => {
 
 function transfer(nonce: bigint) {
   const tx = signTransaction(
-    { type: 2, chainId: 1337n, nonce, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: hexToBytes(accounts[2].address), value: 5n, data: new Uint8Array(0) },
+    {
+      type: 2,
+      chainId: 1337n,
+      nonce,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+      gasLimit: 21_000n,
+      to: hexToBytes(accounts[2].address),
+      value: 5n,
+      data: new Uint8Array(0),
+    },
     hexToBytes(accounts[1].privateKey),
   );
   return { raw: tx.raw, sender: hexToBytes(accounts[1].address), hash: tx.hash };
@@ -41,7 +51,9 @@ describe('ChainService', () => {
     expect(first.head.durable).toBe(true);
     expect(first.head.txHashes.map(bytesToHex)).toEqual([bytesToHex(t0.hash)]);
     // The pool's sender is stored with the block, in the block's own commit.
-    const row = producer.store.db.prepare('SELECT senders FROM block_senders WHERE block_hash = ?').get(first.head.hash) as { senders: Uint8Array };
+    const row = producer.store.db.prepare('SELECT senders FROM block_senders WHERE block_hash = ?').get(first.head.hash) as {
+      senders: Uint8Array;
+    };
     expect(bytesToHex(row.senders)).toBe(bytesToHex(t0.sender));
     const second = await producer.produce({ txs: [transfer(1n)], timestamp: 12n });
     expect(second.head.number).toBe(2n);

@@ -6,7 +6,11 @@ import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { scrape } from './support/rpcCall.ts';
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
   return body.result;
@@ -45,7 +49,16 @@ describe('dev follower', () => {
     // Dev account 2 sends to itself; signed offline with the well-known dev key through viem's account helper.
     const { privateKeyToAccount } = await import('viem/accounts');
     const account = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
-    const raw = await account.signTransaction({ chainId: 1337, type: 'eip1559', to: account.address, value: 1n, nonce: 0, gas: 21000n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n });
+    const raw = await account.signTransaction({
+      chainId: 1337,
+      type: 'eip1559',
+      to: account.address,
+      value: 1n,
+      nonce: 0,
+      gas: 21000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+    });
     const hash = (await rpc(follower.url, 'eth_sendRawTransaction', [raw])) as string;
     const deadline = Date.now() + 60_000;
     let receipt: { status: string } | null = null;
@@ -66,7 +79,16 @@ describe('dev follower', () => {
     const before = counters(await scrape(follower.url));
     // Dev account 3 (used by no other test here) sends 1 wei to itself, straight to the producer.
     const wallet = new Wallet(devAccounts(4)[3].privateKey);
-    const raw = await wallet.signTransaction({ type: 2, chainId: 1337, nonce: 0, to: wallet.address, value: 1n, gasLimit: 21_000, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n });
+    const raw = await wallet.signTransaction({
+      type: 2,
+      chainId: 1337,
+      nonce: 0,
+      to: wallet.address,
+      value: 1n,
+      gasLimit: 21_000,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
+    });
     const hash = (await rpc(producer.url, 'eth_sendRawTransaction', [raw])) as string;
     // The counters move when the follower adopts the block (after it is durable), so wait for the gauge, not the receipt.
     const deadline = Date.now() + 60_000;

@@ -49,19 +49,23 @@ describe('keystore v3', () => {
     expect(bytesToHex(decryptKeystore(ks, 'testpassword'))).toBe(SPEC_KEY);
   });
 
-  it('behavior: our keystore opens in ethers, and ethers\' keystore opens in ours', async () => {
+  it("behavior: our keystore opens in ethers, and ethers' keystore opens in ours", async () => {
     const key = hexToBytes(SPEC_KEY);
     const ours = encryptKeystore(key, 'pässword', LIGHT_SCRYPT);
     const wallet = await Wallet.fromEncryptedJson(JSON.stringify(ours), 'pässword');
     expect(wallet.privateKey).toBe(SPEC_KEY);
     expect(wallet.address.toLowerCase()).toBe(`0x${ours.address}`);
-    const theirs = await encryptKeystoreJson({ address: new Wallet(SPEC_KEY).address, privateKey: SPEC_KEY }, 'pw', { scrypt: { N: 4096 } });
+    const theirs = await encryptKeystoreJson({ address: new Wallet(SPEC_KEY).address, privateKey: SPEC_KEY }, 'pw', {
+      scrypt: { N: 4096 },
+    });
     expect(bytesToHex(decryptKeystore(parseKeystore(theirs), 'pw'))).toBe(SPEC_KEY);
   });
 
   it('error: malformed keystores get typed errors', () => {
     expect(() => parseKeystore('nope')).toThrow(expect.objectContaining({ code: 'KEYSTORE_INVALID' }));
-    expect(() => parseKeystore(JSON.stringify({ ...SPEC_VECTOR, version: 1 }))).toThrow(expect.objectContaining({ code: 'KEYSTORE_INVALID' }));
+    expect(() => parseKeystore(JSON.stringify({ ...SPEC_VECTOR, version: 1 }))).toThrow(
+      expect.objectContaining({ code: 'KEYSTORE_INVALID' }),
+    );
     const cbc = { ...SPEC_VECTOR, crypto: { ...SPEC_VECTOR.crypto, cipher: 'aes-128-cbc' } };
     expect(() => parseKeystore(JSON.stringify(cbc))).toThrow(/aes-128-cbc/);
   });

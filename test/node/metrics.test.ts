@@ -18,7 +18,16 @@ afterAll(async () => {
 
 async function sendRaw(nonce: number): Promise<RpcReply> {
   const wallet = new Wallet(devAccounts(1)[0].privateKey);
-  const raw = await wallet.signTransaction({ type: 2, chainId: 1337, nonce, to: devAccounts(2)[1].address, value: 1n, gasLimit: 21_000, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n });
+  const raw = await wallet.signTransaction({
+    type: 2,
+    chainId: 1337,
+    nonce,
+    to: devAccounts(2)[1].address,
+    value: 1n,
+    gasLimit: 21_000,
+    maxFeePerGas: 10n ** 10n,
+    maxPriorityFeePerGas: 10n ** 9n,
+  });
   return rpc(node.url, 'eth_sendRawTransaction', [raw]);
 }
 type RpcReply = Awaited<ReturnType<typeof rpc>>;
@@ -51,7 +60,9 @@ describe('node /metrics', () => {
     const head = Number((await rpc(node.url, 'eth_blockNumber')).result);
     expect(after.get('xone_head_number')).toBe(head);
     expect(head).toBeGreaterThan(before.get('xone_head_number') ?? -1);
-    expect((after.get('xone_produce_blocks_total') ?? 0) - (before.get('xone_produce_blocks_total') ?? 0)).toBe(head - (before.get('xone_head_number') ?? 0));
+    expect((after.get('xone_produce_blocks_total') ?? 0) - (before.get('xone_produce_blocks_total') ?? 0)).toBe(
+      head - (before.get('xone_head_number') ?? 0),
+    );
     expect((after.get('xone_produce_txs_total') ?? 0) - (before.get('xone_produce_txs_total') ?? 0)).toBe(1);
     expect((after.get('xone_produce_gas_total') ?? 0) - (before.get('xone_produce_gas_total') ?? 0)).toBe(21_000);
     expect(after.get('xone_store_commit_seconds_count')).toBeGreaterThan(before.get('xone_store_commit_seconds_count') ?? 0);

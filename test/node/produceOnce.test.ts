@@ -31,7 +31,17 @@ const STORE_42 = hexToBytes('0x602a60005500');
 
 function tx(from: number, nonce: bigint, to: Uint8Array | undefined, data: Uint8Array = new Uint8Array(0)) {
   const signed = signTransaction(
-    { type: 2, chainId: 1337n, nonce, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1n, gasLimit: to ? 21_000n : 200_000n, to, value: to ? 7n : 0n, data },
+    {
+      type: 2,
+      chainId: 1337n,
+      nonce,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+      gasLimit: to ? 21_000n : 200_000n,
+      to,
+      value: to ? 7n : 0n,
+      data,
+    },
     hexToBytes(accounts[from].privateKey),
   );
   return { raw: signed.raw, sender: hexToBytes(accounts[from].address), hash: signed.hash };
@@ -61,7 +71,9 @@ describe('producer executes once', () => {
     expect(imported.map((h) => bytesToHex(h.hash))).toEqual(heads.map((h) => bytesToHex(h.hash)));
     expect(bytesToHex(follower.head().header.stateRoot)).toBe(bytesToHex(producer.head().header.stateRoot));
     for (const h of heads) {
-      expect(bytesToHex(follower.store.getReceipts(h.hash) as Uint8Array)).toBe(bytesToHex(producer.store.getReceipts(h.hash) as Uint8Array));
+      expect(bytesToHex(follower.store.getReceipts(h.hash) as Uint8Array)).toBe(
+        bytesToHex(producer.store.getReceipts(h.hash) as Uint8Array),
+      );
     }
   });
 
@@ -90,7 +102,10 @@ describe('producer executes once', () => {
 
     // The same block built again commits, and a verifying import elsewhere agrees with its root.
     const built = await build();
-    const committed = await importer.commitExecuted(built.exec, built.senders, (stateRoot) => ({ ...built.block, header: { ...built.block.header, stateRoot } }));
+    const committed = await importer.commitExecuted(built.exec, built.senders, (stateRoot) => ({
+      ...built.block,
+      header: { ...built.block.header, stateRoot },
+    }));
     expect(committed.number).toBe(1n);
     const otherStore = ChainStore.open({ datadir: newDatadir(), batch: 0 });
     closers.push(() => otherStore.close());

@@ -13,12 +13,20 @@ afterAll(async () => {
 describe('xone run limit flags', () => {
   it('error: a batch of 3 over a limit of 2 gets one -32600 "batch too large"', async () => {
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'eth_chainId', params: [] });
-    const res = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([call(1), call(2), call(3)]) });
+    const res = await fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([call(1), call(2), call(3)]),
+    });
     const body = (await res.json()) as { error?: { code: number; message: string } }[] | { error?: { code: number; message: string } };
     const first = Array.isArray(body) ? body[0] : body;
     expect(first.error?.code).toBe(-32600);
     expect(first.error?.message).toMatch(/batch too large/);
-    const ok = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([call(1), call(2)]) });
+    const ok = await fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([call(1), call(2)]),
+    });
     expect(((await ok.json()) as unknown[]).length).toBe(2);
   });
 });

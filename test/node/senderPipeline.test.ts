@@ -30,7 +30,17 @@ let producerSenders: string[];
 
 function transfer(from: number, nonce: bigint): { raw: Uint8Array; sender: Uint8Array } {
   const tx = signTransaction(
-    { type: 2, chainId: 1337n, nonce, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: hexToBytes(accounts[3].address), value: 1n, data: new Uint8Array(0) },
+    {
+      type: 2,
+      chainId: 1337n,
+      nonce,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+      gasLimit: 21_000n,
+      to: hexToBytes(accounts[3].address),
+      value: 1n,
+      data: new Uint8Array(0),
+    },
     hexToBytes(accounts[from].privateKey),
   );
   return { raw: tx.raw, sender: hexToBytes(accounts[from].address) };
@@ -41,7 +51,10 @@ const storedSenders = (s: ChainService, hash: Uint8Array): string =>
 
 beforeAll(async () => {
   // A pool of one worker that takes every batch (no in-thread shortcut for small blocks), warmed up like the node's.
-  pool = new RecoveryPool({ workers: 1, inlineBelow: 1 }, { metrics: { recoveryQueueLength: metrics.recoveryQueueLength, recoverySeconds: metrics.recoverySeconds } });
+  pool = new RecoveryPool(
+    { workers: 1, inlineBelow: 1 },
+    { metrics: { recoveryQueueLength: metrics.recoveryQueueLength, recoverySeconds: metrics.recoverySeconds } },
+  );
   await pool.init();
   const producer = ChainService.open({ datadir: newDatadir(), genesis, batch: 0, signerKey: hexToBytes(accounts[0].privateKey) });
   try {

@@ -26,7 +26,11 @@ let pub: PublicClient;
 let test: TestClient<'anvil'>;
 
 async function rpc(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const res = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
 
@@ -34,7 +38,11 @@ async function rpc(method: string, params: unknown[]): Promise<{ result?: unknow
 async function provenAccount(address: Hex): Promise<ReturnType<typeof decodeAccount> | undefined> {
   const block = await pub.getBlock({ blockTag: 'latest' });
   const proof = await pub.getProof({ address, storageKeys: [], blockNumber: block.number });
-  const leaf = verifyProof(hexToBytes(block.stateRoot), keccak256(hexToBytes(address)), proof.accountProof.map((p) => hexToBytes(p)));
+  const leaf = verifyProof(
+    hexToBytes(block.stateRoot),
+    keccak256(hexToBytes(address)),
+    proof.accountProof.map((p) => hexToBytes(p)),
+  );
   return leaf === undefined ? undefined : decodeAccount(leaf);
 }
 

@@ -2,7 +2,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const CONFORMANCE_DIR = resolve(process.env.XONE_CONFORMANCE_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'conformance'));
+export const CONFORMANCE_DIR = resolve(
+  process.env.XONE_CONFORMANCE_DIR ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'conformance'),
+);
 
 if (!existsSync(CONFORMANCE_DIR)) {
   throw new Error(`conformance vectors not found at ${CONFORMANCE_DIR}; set XONE_CONFORMANCE_DIR`);

@@ -16,9 +16,13 @@ export interface DevNode {
 export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000): Promise<DevNode> {
   mkdirSync(join(ROOT, '.xone', 'test-e2e'), { recursive: true });
   const datadir = mkdtempSync(join(ROOT, '.xone', 'test-e2e', 'dev-'));
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));

@@ -30,7 +30,9 @@ export interface TestRedis {
  */
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
-  const proc: ChildProcess = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;

@@ -28,7 +28,12 @@ describe('HttpSyncSource heads stream', () => {
   it('behavior: the stream stays up past the connect deadline and still delivers announced heads', async () => {
     // Long enough for the headers to arrive on a loaded machine, short enough to see the stream outlive it.
     const timeoutMs = 1_500;
-    const source = new HttpSyncSource({ url: served.url, genesisHash: headerHash(genesis.genesisHeader), chainId: genesis.config.chainId, statusTimeoutMs: timeoutMs });
+    const source = new HttpSyncSource({
+      url: served.url,
+      genesisHash: headerHash(genesis.genesisHeader),
+      chainId: genesis.config.chainId,
+      statusTimeoutMs: timeoutMs,
+    });
     await source.status(); // the server and the client are warm before the deadline starts counting
     const heads: SyncHead[] = [];
     let ended: { err?: Error } | undefined;

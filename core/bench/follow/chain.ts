@@ -43,11 +43,30 @@ function signerKey(): Uint8Array {
 }
 
 function genesisJson(alloc: ReturnType<typeof transferWorkload>['alloc'], signer: Uint8Array, timestamp: number): Record<string, unknown> {
-  const forks = ['homestead', 'eip150', 'eip155', 'eip158', 'byzantium', 'constantinople', 'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier'];
+  const forks = [
+    'homestead',
+    'eip150',
+    'eip155',
+    'eip158',
+    'byzantium',
+    'constantinople',
+    'petersburg',
+    'istanbul',
+    'muirGlacier',
+    'berlin',
+    'london',
+    'arrowGlacier',
+    'grayGlacier',
+  ];
   const accounts: Record<string, { balance: string }> = {};
   for (const [address, a] of alloc) accounts[bytesToHex(address).slice(2)] = { balance: '0x' + a.balance.toString(16) };
   return {
-    config: { chainId: Number(FOLLOW_CHAIN_ID), ...Object.fromEntries(forks.map((f) => [`${f}Block`, 0])), shanghaiTime: 0, clique: { period: PERIOD, epoch: 30_000 } },
+    config: {
+      chainId: Number(FOLLOW_CHAIN_ID),
+      ...Object.fromEntries(forks.map((f) => [`${f}Block`, 0])),
+      shanghaiTime: 0,
+      clique: { period: PERIOD, epoch: 30_000 },
+    },
     nonce: '0x0',
     timestamp: '0x' + timestamp.toString(16),
     extraData: bytesToHex(buildCliqueExtra(new Uint8Array(32), [signer])),
@@ -60,10 +79,16 @@ function genesisJson(alloc: ReturnType<typeof transferWorkload>['alloc'], signer
 }
 
 /** The cached chain of `blocks` blocks under `root`, built first when missing (or when `rebuild`). */
-export async function prebuiltChain(root: string, blocks: number, rebuild = false, log: (m: string) => void = () => {}): Promise<PrebuiltChain> {
+export async function prebuiltChain(
+  root: string,
+  blocks: number,
+  rebuild = false,
+  log: (m: string) => void = () => {},
+): Promise<PrebuiltChain> {
   const dir = join(root, `chain-${blocks}`);
   const marker = join(dir, 'built.json');
-  if (!rebuild && existsSync(marker)) return { ...(JSON.parse(readFileSync(marker, 'utf8')) as PrebuiltChain), buildSeconds: 0, cached: true };
+  if (!rebuild && existsSync(marker))
+    return { ...(JSON.parse(readFileSync(marker, 'utf8')) as PrebuiltChain), buildSeconds: 0, cached: true };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
@@ -90,7 +115,8 @@ export async function prebuiltChain(root: string, blocks: number, rebuild = fals
         txs: block.map((tx, i) => ({ raw: tx.raw, sender: senders[i % senders.length] })),
         timestamp: BigInt(genesisTs + PERIOD * (b + 1)),
       });
-      if (dropped.length > 0 || head.txHashes.length !== block.length) throw new Error(`block ${b + 1}: ${dropped.length} transfers dropped`);
+      if (dropped.length > 0 || head.txHashes.length !== block.length)
+        throw new Error(`block ${b + 1}: ${dropped.length} transfers dropped`);
       gas += head.gasUsed;
       txs += head.txHashes.length;
       if ((b + 1) % 8 === 0) log(`built ${b + 1}/${blocks} blocks`);

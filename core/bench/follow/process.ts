@@ -44,7 +44,9 @@ export async function freePort(): Promise<number> {
 /** Starts `xone run ARGS` on a free port and resolves once it logs `readyMsg` (default `node started`). */
 export async function startNode(name: string, args: string[], readyMsg = 'node started', timeoutMs = 120_000): Promise<NodeProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--http.port', String(port), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--http.port', String(port), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: BenchLogLine[] = [];
   const waiters: { msg: string; resolve: (l: BenchLogLine) => void }[] = [];
   let partial = '';

@@ -41,7 +41,13 @@ function latency(samples: Sample[], method: Sample['method']): FollowFigures['rp
 }
 
 /** Follows `producerUrl` into a new datadir under `root` until `chain.blocks`; removes the datadir afterwards. */
-export async function runFollower(root: string, chain: PrebuiltChain, producerUrl: string, recoveryWorkers: number | undefined, timeoutMs: number): Promise<FollowFigures> {
+export async function runFollower(
+  root: string,
+  chain: PrebuiltChain,
+  producerUrl: string,
+  recoveryWorkers: number | undefined,
+  timeoutMs: number,
+): Promise<FollowFigures> {
   const datadir = mkdtempSync(join(root, 'follower-'));
   const args = ['--genesis', chain.genesisFile, '--datadir', datadir, '--peer', producerUrl, '--batch', '128'];
   if (recoveryWorkers !== undefined) args.push('--recovery-workers', String(recoveryWorkers));
@@ -106,7 +112,8 @@ export async function runFollower(root: string, chain: PrebuiltChain, producerUr
       },
     };
   } finally {
-    if (process.env.BENCH_FOLLOW_LOG) writeFileSync(process.env.BENCH_FOLLOW_LOG, node.lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    if (process.env.BENCH_FOLLOW_LOG)
+      writeFileSync(process.env.BENCH_FOLLOW_LOG, node.lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     await node.stop();
     rmSync(datadir, { recursive: true, force: true });
   }

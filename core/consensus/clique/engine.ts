@@ -41,7 +41,12 @@ export class CliqueEngine implements ConsensusEngine {
   private readonly snapshots = new Map<string, CliqueSnapshot>();
   private readonly signerCache = new Map<string, Uint8Array>();
 
-  constructor({ config, allowedFutureSeconds = 15, now = () => Math.floor(Date.now() / 1000), secp256k1 = defaultSecp256k1() }: CliqueEngineOptions) {
+  constructor({
+    config,
+    allowedFutureSeconds = 15,
+    now = () => Math.floor(Date.now() / 1000),
+    secp256k1 = defaultSecp256k1(),
+  }: CliqueEngineOptions) {
     this.period = BigInt(config.period);
     this.epoch = BigInt(config.epoch);
     this.now = now;
@@ -65,7 +70,10 @@ export class CliqueEngine implements ConsensusEngine {
     const number = header.number;
     const checkpoint = number % this.epoch === 0n;
     if (header.timestamp > BigInt(this.now() + this.allowedFuture)) {
-      throw new ConsensusError('CONSENSUS_FUTURE_BLOCK', 'block in the future', { timestamp: header.timestamp.toString(), now: this.now() });
+      throw new ConsensusError('CONSENSUS_FUTURE_BLOCK', 'block in the future', {
+        timestamp: header.timestamp.toString(),
+        now: this.now(),
+      });
     }
     if (checkpoint && !equalBytes(header.coinbase, ZERO_ADDRESS)) {
       throw new ConsensusError('CONSENSUS_BAD_CHECKPOINT_BENEFICIARY', 'beneficiary in checkpoint block non-zero');
@@ -93,11 +101,15 @@ export class CliqueEngine implements ConsensusEngine {
     if (checkpoint) {
       const listed = extra.signers.map((s) => bytesToHex(s));
       if (listed.length !== snap.signers.length || listed.some((s, i) => s !== snap.signers[i])) {
-        throw new ConsensusError('CONSENSUS_BAD_CHECKPOINT_SIGNERS', 'mismatching signer list on checkpoint block', { listed, expected: snap.signers });
+        throw new ConsensusError('CONSENSUS_BAD_CHECKPOINT_SIGNERS', 'mismatching signer list on checkpoint block', {
+          listed,
+          expected: snap.signers,
+        });
       }
     }
     const signer = this.author(header);
-    if (!snap.isSigner(signer)) throw new ConsensusError('CONSENSUS_UNAUTHORIZED_SIGNER', 'unauthorized signer', { signer: bytesToHex(signer) });
+    if (!snap.isSigner(signer))
+      throw new ConsensusError('CONSENSUS_UNAUTHORIZED_SIGNER', 'unauthorized signer', { signer: bytesToHex(signer) });
     if (!snap.canSign(signer, number)) {
       throw new ConsensusError('CONSENSUS_RECENTLY_SIGNED', 'recently signed', { signer: bytesToHex(signer), number: number.toString() });
     }
@@ -160,7 +172,13 @@ export class CliqueEngine implements ConsensusEngine {
   // --- producer side ---------------------------------------------------------------------------------------
 
   /** Fills the consensus fields of a new header on `parent` for `signer` (no vote is cast). */
-  prepare(draft: Header, parent: Header, signer: Uint8Array, chain: HeaderReader, vanity: Uint8Array = new Uint8Array(EXTRA_VANITY)): Header {
+  prepare(
+    draft: Header,
+    parent: Header,
+    signer: Uint8Array,
+    chain: HeaderReader,
+    vanity: Uint8Array = new Uint8Array(EXTRA_VANITY),
+  ): Header {
     const snap = this.snapshot(parent, chain);
     const number = parent.number + 1n;
     const checkpoint = number % this.epoch === 0n;

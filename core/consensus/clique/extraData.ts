@@ -17,7 +17,8 @@ export interface CliqueExtra {
 
 /** Splits and checks extraData; `checkpoint` says whether a signer list may (and must) be present. */
 export function parseCliqueExtra(extra: Uint8Array, checkpoint: boolean): CliqueExtra {
-  if (extra.length < EXTRA_VANITY) throw new ConsensusError('CONSENSUS_MISSING_VANITY', 'extra-data 32 byte vanity prefix missing', { length: extra.length });
+  if (extra.length < EXTRA_VANITY)
+    throw new ConsensusError('CONSENSUS_MISSING_VANITY', 'extra-data 32 byte vanity prefix missing', { length: extra.length });
   if (extra.length < EXTRA_VANITY + EXTRA_SEAL) {
     throw new ConsensusError('CONSENSUS_MISSING_SEAL', 'extra-data 65 byte signature suffix missing', { length: extra.length });
   }

@@ -38,7 +38,13 @@ export class CliqueSnapshot {
   ) {}
 
   /** A snapshot whose signers are `signers` and whose recent-signer window holds `recents` (block → signer). */
-  static create(epoch: number, number: bigint, hash: Uint8Array, signers: readonly Uint8Array[], recents: ReadonlyMap<bigint, Uint8Array> = new Map()): CliqueSnapshot {
+  static create(
+    epoch: number,
+    number: bigint,
+    hash: Uint8Array,
+    signers: readonly Uint8Array[],
+    recents: ReadonlyMap<bigint, Uint8Array> = new Map(),
+  ): CliqueSnapshot {
     const list = [...new Set(signers.map((s) => bytesToHex(s)))].sort();
     const recentHex = new Map([...recents].map(([n, s]) => [n, bytesToHex(s)]));
     return new CliqueSnapshot(epoch, number, hash, list, recentHex, [], new Map());
@@ -113,9 +119,15 @@ export class CliqueSnapshot {
       if (number >= limit) recents.delete(number - limit);
 
       const signer = bytesToHex(signerOf(header));
-      if (!signers.has(signer)) throw new ConsensusError('CONSENSUS_UNAUTHORIZED_SIGNER', 'unauthorized signer', { signer, number: number.toString() });
+      if (!signers.has(signer))
+        throw new ConsensusError('CONSENSUS_UNAUTHORIZED_SIGNER', 'unauthorized signer', { signer, number: number.toString() });
       for (const [n, s] of recents) {
-        if (s === signer) throw new ConsensusError('CONSENSUS_RECENTLY_SIGNED', 'recently signed', { signer, number: number.toString(), last: n.toString() });
+        if (s === signer)
+          throw new ConsensusError('CONSENSUS_RECENTLY_SIGNED', 'recently signed', {
+            signer,
+            number: number.toString(),
+            last: n.toString(),
+          });
       }
       recents.set(number, signer);
 

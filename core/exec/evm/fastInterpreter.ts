@@ -13,7 +13,14 @@
  */
 import type { EVM } from '@ethereumjs/evm';
 import { fastLoopApplies, fastRun, type StepWatch } from './fastLoop.ts';
-import { type CommonLike, type EvmLibraryInternals, type InterpreterInternals, type JumpAnalysis, loadEvmInternals, type OpcodeEntry } from './internals.ts';
+import {
+  type CommonLike,
+  type EvmLibraryInternals,
+  type InterpreterInternals,
+  type JumpAnalysis,
+  loadEvmInternals,
+  type OpcodeEntry,
+} from './internals.ts';
 import { makeRunFrame } from './runFrame.ts';
 import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
 

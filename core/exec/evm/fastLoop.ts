@@ -69,7 +69,8 @@ export async function fastRun(
     }
     try {
       let gas = info.feeBigInt;
-      if (info.dynamicGas) gas = entry.syncGasHandler !== undefined ? entry.syncGasHandler(rs, gas) : await entry.gasHandler(rs, gas, common);
+      if (info.dynamicGas)
+        gas = entry.syncGasHandler !== undefined ? entry.syncGasHandler(rs, gas) : await entry.gasHandler(rs, gas, common);
       if (info.isInvalid) throw new EVMError(INVALID_OPCODE);
       rs.gasLeft -= gas;
       // useGas(0) on a negative balance zeroes it and throws OUT_OF_GAS, exactly as the library's useGas would.

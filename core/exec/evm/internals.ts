@@ -161,7 +161,12 @@ export async function loadEvmInternals(): Promise<EvmLibraryInternals | string> 
     };
     await probe.runCode({ code: Uint8Array.of(0x00), gasLimit: 100n });
     const proto = seen?.interpreter === undefined ? undefined : (Object.getPrototypeOf(seen.interpreter) as InterpreterInternals);
-    if (proto === undefined || typeof proto.run !== 'function' || typeof proto._getValidJumpDestinations !== 'function' || typeof proto.useGas !== 'function') {
+    if (
+      proto === undefined ||
+      typeof proto.run !== 'function' ||
+      typeof proto._getValidJumpDestinations !== 'function' ||
+      typeof proto.useGas !== 'function'
+    ) {
       return 'Interpreter internals not found';
     }
     const Memory = (seen?.memory as object | undefined)?.constructor as (new () => MemoryLike) | undefined;

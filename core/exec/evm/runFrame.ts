@@ -54,11 +54,17 @@ interface FrameMessage {
 }
 
 /** Builds the `runInterpreter` replacement for one loaded library. */
-export function makeRunFrame(lib: EvmLibraryInternals): (this: EvmInternals, message: FrameMessage, opts?: { initialLogs?: unknown[] }) => Promise<unknown> {
+export function makeRunFrame(
+  lib: EvmLibraryInternals,
+): (this: EvmInternals, message: FrameMessage, opts?: { initialLogs?: unknown[] }) => Promise<unknown> {
   const pool: Uint8Array[] = [];
 
   /** The library's `Interpreter` constructor, with the memory buffer taken from the pool. */
-  function newInterpreter(evm: EvmInternals, env: Record<string, unknown> & { gasRefund: bigint; initialLogs?: unknown[] }, gasLeft: bigint): InterpreterInternals {
+  function newInterpreter(
+    evm: EvmInternals,
+    env: Record<string, unknown> & { gasRefund: bigint; initialLogs?: unknown[] },
+    gasLeft: bigint,
+  ): InterpreterInternals {
     const interp = Object.create(lib.interpreterProto) as InterpreterInternals & Record<string, unknown>;
     interp.opDebuggers = {};
     interp._evm = evm;
@@ -106,7 +112,11 @@ export function makeRunFrame(lib: EvmLibraryInternals): (this: EvmInternals, mes
     pool.push(store);
   }
 
-  return async function runInterpreter(this: EvmInternals, message: FrameMessage, opts: { initialLogs?: unknown[] } = {}): Promise<unknown> {
+  return async function runInterpreter(
+    this: EvmInternals,
+    message: FrameMessage,
+    opts: { initialLogs?: unknown[] } = {},
+  ): Promise<unknown> {
     const contract = ((await this.stateManager.getAccount(message.to ?? ZERO_ADDRESS)) as Account | undefined) ?? new Account();
     const env = {
       address: message.to ?? ZERO_ADDRESS,

@@ -30,7 +30,12 @@ export function writeWord(target: Uint8Array, offset: number, word: bigint): voi
 /** Reads 32 bytes at `offset` as a big-endian word. */
 export function readWord(source: Uint8Array, offset: number): bigint {
   const dv = view(source);
-  return (dv.getBigUint64(offset) << 192n) | (dv.getBigUint64(offset + 8) << 128n) | (dv.getBigUint64(offset + 16) << 64n) | dv.getBigUint64(offset + 24);
+  return (
+    (dv.getBigUint64(offset) << 192n) |
+    (dv.getBigUint64(offset + 8) << 128n) |
+    (dv.getBigUint64(offset + 16) << 64n) |
+    dv.getBigUint64(offset + 24)
+  );
 }
 
 /** A big-endian byte string as a bigint (storage values: at most 32 bytes, minimal). */

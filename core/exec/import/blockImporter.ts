@@ -303,17 +303,29 @@ export class BlockImporter {
       const c1 = cpuNow();
       const block = await finish(roots.root);
       const header = block.header;
-      if (!equalBytes(header.stateRoot, roots.root)) throw mismatch('BLOCK_BAD_STATE_ROOT', 'stateRoot', bytesToHex(roots.root), bytesToHex(header.stateRoot));
+      if (!equalBytes(header.stateRoot, roots.root))
+        throw mismatch('BLOCK_BAD_STATE_ROOT', 'stateRoot', bytesToHex(roots.root), bytesToHex(header.stateRoot));
       if (header.gasUsed !== exec.gasUsed) throw mismatch('BLOCK_BAD_GAS_USED', 'gasUsed', exec.gasUsed, header.gasUsed);
       if (block.transactions.length !== exec.receipts.length || senders.length !== exec.receipts.length) {
-        throw new XoneError('IMPORT_BAD_SENDERS', `${block.transactions.length} transactions, ${senders.length} senders, ${exec.receipts.length} receipts`);
+        throw new XoneError(
+          'IMPORT_BAD_SENDERS',
+          `${block.transactions.length} transactions, ${senders.length} senders, ${exec.receipts.length} receipts`,
+        );
       }
       const fork = forkAt(config, Number(header.number), Number(header.timestamp));
       validateHeader(header, parent, config, fork);
       const hash = headerHash(header);
       const t2 = performance.now();
       const c2 = cpuNow();
-      writeBlock(this.store, this.state, this.options.historyBlocks, { block, hash, receipts: exec.receipts, changes, roots, senders, alsoWrite });
+      writeBlock(this.store, this.state, this.options.historyBlocks, {
+        block,
+        hash,
+        receipts: exec.receipts,
+        changes,
+        roots,
+        senders,
+        alsoWrite,
+      });
       const t3 = performance.now();
       const c3 = cpuNow();
       this.head = { header, hash, fork };

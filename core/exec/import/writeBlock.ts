@@ -32,7 +32,9 @@ export function writeBlock(store: ChainStore, state: StoreState, historyBlocks: 
   const header = w.block.header;
   const number = Number(header.number);
   const logs: LogIndexEntry[] = [];
-  w.receipts.forEach((r, txIndex) => r.logs.forEach((l) => logs.push({ address: l.address, topics: l.topics, txIndex, logIndex: logs.length })));
+  w.receipts.forEach((r, txIndex) =>
+    r.logs.forEach((l) => logs.push({ address: l.address, topics: l.topics, txIndex, logIndex: logs.length })),
+  );
   store.putBlock(
     {
       number,

@@ -104,13 +104,20 @@ export class ChainService {
     private readonly options: ChainServiceOptions,
   ) {
     const clique = options.genesis.config.clique;
-    this.engine = clique ? new CliqueEngine({ config: clique }) : { name: 'trusted', verifyHeader: () => {}, author: (h: Header) => h.coinbase };
+    this.engine = clique
+      ? new CliqueEngine({ config: clique })
+      : { name: 'trusted', verifyHeader: () => {}, author: (h: Header) => h.coinbase };
     this.signerAddress = options.signerKey ? addressFromPrivateKey(options.signerKey) : undefined;
-    this.putSenders = store.db.prepare<[Uint8Array, Uint8Array]>('INSERT OR REPLACE INTO block_senders (block_hash, senders) VALUES (?, ?)');
+    this.putSenders = store.db.prepare<[Uint8Array, Uint8Array]>(
+      'INSERT OR REPLACE INTO block_senders (block_hash, senders) VALUES (?, ?)',
+    );
   }
 
   static open(options: ChainServiceOptions, logger?: StoreLogger): ChainService {
-    const store = ChainStore.open({ datadir: options.datadir, batch: options.batch }, { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) });
+    const store = ChainStore.open(
+      { datadir: options.datadir, batch: options.batch },
+      { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) },
+    );
     try {
       return new ChainService(store, ChainService.openImporter(store, options), options);
     } catch (err) {
@@ -149,8 +156,10 @@ export class ChainService {
 
   /** Builds, seals and durably commits the next block (producer mode). */
   async produce(request: ProduceRequest): Promise<ProduceResult> {
-    if (!this.options.signerKey || !this.signerAddress) throw new XoneError('NODE_NO_SIGNER', 'cannot produce blocks: no signer key configured');
-    if (this.store.durability().kind !== 'Durable') throw new XoneError('NODE_NOT_DURABLE', 'refusing to sign while the store is not durable');
+    if (!this.options.signerKey || !this.signerAddress)
+      throw new XoneError('NODE_NO_SIGNER', 'cannot produce blocks: no signer key configured');
+    if (this.store.durability().kind !== 'Durable')
+      throw new XoneError('NODE_NOT_DURABLE', 'refusing to sign while the store is not durable');
     const parent = this.importer.headInfo;
     const t0 = performance.now();
     const c0 = cpuNow();
@@ -203,7 +212,13 @@ export class ChainService {
       stateRootMs: imported.timings.rootMs,
       sealMs,
       commitMs: imported.timings.commitMs,
-      cpu: { decodeMs: c1 - c0, buildMs: c2 - c1, stateRootMs: imported.timings.cpu.rootMs, sealMs: sealCpuMs, commitMs: imported.timings.cpu.commitMs },
+      cpu: {
+        decodeMs: c1 - c0,
+        buildMs: c2 - c1,
+        stateRootMs: imported.timings.cpu.rootMs,
+        sealMs: sealCpuMs,
+        commitMs: imported.timings.cpu.commitMs,
+      },
       totalMs: t4 - t0,
       totalCpuMs: c4 - c0,
     };
@@ -220,7 +235,8 @@ export class ChainService {
     const out: HeadUpdate[] = [];
     for (const { block, senders } of pipelineSenders(rlps, this.senderRecovery)) {
       const parent = this.importer.headInfo;
-      if (this.options.verifySeals ?? this.engine.name === 'clique') this.engine.verifyHeader(block.header, parent.header, this.headerReader());
+      if (this.options.verifySeals ?? this.engine.name === 'clique')
+        this.engine.verifyHeader(block.header, parent.header, this.headerReader());
       const imported = await this.importer.importBlock(block, senders, this.writeSenders);
       out.push(this.update(imported, block.header, block, this.store.batch === 0));
     }
@@ -262,4 +278,3 @@ export class ChainService {
     };
   }
 }
-

@@ -51,7 +51,10 @@ port.on('message', (msg: ChainRequest | { type: 'close' }) => {
       reply = {
         id: msg.id,
         ok: false,
-        error: err instanceof XoneError ? { name: e.name, code: err.code, message: e.message, meta: err.meta as Record<string, unknown> } : { name: e.name, message: e.message },
+        error:
+          err instanceof XoneError
+            ? { name: e.name, code: err.code, message: e.message, meta: err.meta as Record<string, unknown> }
+            : { name: e.name, message: e.message },
       };
     }
     port.postMessage(reply);

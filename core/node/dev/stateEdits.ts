@@ -22,7 +22,11 @@ export function applyDevEdits(state: JournaledState, edits: readonly DevStateEdi
     if (edit.balance === undefined && edit.nonce === undefined) continue;
     const before = state.getAccount(edit.address);
     const account = before ?? EMPTY_ACCOUNT;
-    const next = { ...account, ...(edit.balance !== undefined ? { balance: edit.balance } : {}), ...(edit.nonce !== undefined ? { nonce: edit.nonce } : {}) };
+    const next = {
+      ...account,
+      ...(edit.balance !== undefined ? { balance: edit.balance } : {}),
+      ...(edit.nonce !== undefined ? { nonce: edit.nonce } : {}),
+    };
     // EIP-161: an account edited down to nothing (no nonce, balance, code or storage) leaves the state, as it would
     // once touched by a transaction; keeping an empty account would give a state root no transaction could produce.
     const storageless = equalBytes(account.storageRoot, EMPTY_TRIE_ROOT) && (edit.storage?.length ?? 0) === 0;

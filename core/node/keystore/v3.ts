@@ -72,7 +72,14 @@ export function encryptKeystore(privateKey: Uint8Array, password: string, params
     version: 3,
     id: randomUUID(),
     address: hex(addressFromPrivateKey(privateKey)),
-    crypto: { cipher: 'aes-128-ctr', cipherparams: { iv: hex(iv) }, ciphertext: hex(ciphertext), kdf: 'scrypt', kdfparams, mac: hex(mac(derived, ciphertext)) },
+    crypto: {
+      cipher: 'aes-128-ctr',
+      cipherparams: { iv: hex(iv) },
+      ciphertext: hex(ciphertext),
+      kdf: 'scrypt',
+      kdfparams,
+      mac: hex(mac(derived, ciphertext)),
+    },
   };
 }
 
@@ -89,7 +96,8 @@ export function parseKeystore(text: string): KeystoreV3 {
   if (ks.version !== 3 || !crypto || typeof crypto.ciphertext !== 'string' || typeof crypto.mac !== 'string' || !crypto.kdfparams) {
     throw new KeystoreError('KEYSTORE_INVALID', 'not a version 3 keystore (version, crypto.ciphertext, crypto.mac, crypto.kdfparams)');
   }
-  if (crypto.cipher !== 'aes-128-ctr') throw new KeystoreError('KEYSTORE_INVALID', `keystore cipher ${crypto.cipher} is not supported (aes-128-ctr)`);
+  if (crypto.cipher !== 'aes-128-ctr')
+    throw new KeystoreError('KEYSTORE_INVALID', `keystore cipher ${crypto.cipher} is not supported (aes-128-ctr)`);
   return { ...(ks as KeystoreV3), crypto };
 }
 

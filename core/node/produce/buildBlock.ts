@@ -81,11 +81,23 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
   let included = [...candidates];
   const dropped: Transaction[] = [];
   for (;;) {
-    const block: Block = { header, transactions: included.map((c) => c.tx), ommers: [], ...(header.withdrawalsRoot ? { withdrawals: [] } : {}) };
+    const block: Block = {
+      header,
+      transactions: included.map((c) => c.tx),
+      ommers: [],
+      ...(header.withdrawalsRoot ? { withdrawals: [] } : {}),
+    };
     const senders = included.map((c) => c.sender);
     let exec;
     try {
-      exec = await runBlock(block, senders, { hosts: ctx.hosts, state: ctx.state, config: ctx.config, fork, blockHash: ctx.blockHash, ...(ctx.preState ? { preState: ctx.preState } : {}) });
+      exec = await runBlock(block, senders, {
+        hosts: ctx.hosts,
+        state: ctx.state,
+        config: ctx.config,
+        fork,
+        blockHash: ctx.blockHash,
+        ...(ctx.preState ? { preState: ctx.preState } : {}),
+      });
     } catch (err) {
       const index = err instanceof BlockInvalidError ? (err.meta.txIndex as number | undefined) : undefined;
       if (index === undefined) throw err;
@@ -104,6 +116,12 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
     };
     const t2 = performance.now();
     const c2 = cpuNow();
-    return { block, senders, dropped, exec, timings: { executeMs: t1 - t0, bodyRootsMs: t2 - t1, cpu: { executeMs: c1 - c0, bodyRootsMs: c2 - c1 } } };
+    return {
+      block,
+      senders,
+      dropped,
+      exec,
+      timings: { executeMs: t1 - t0, bodyRootsMs: t2 - t1, cpu: { executeMs: c1 - c0, bodyRootsMs: c2 - c1 } },
+    };
   }
 }

@@ -97,7 +97,10 @@ export class HttpSyncSource implements SyncSource {
       // The connect deadline guards only until the headers arrive: a fetch signal also governs the body, so a timeout
       // signal given to fetch would cut the long-lived stream after statusTimeoutMs (it did: every 5 s).
       const ms = this.o.statusTimeoutMs;
-      const connect = setTimeout(() => ctl.abort(new SyncError('SYNC_PEER_TIMEOUT', `peer ${this.id}: /heads did not answer within ${ms} ms`, { peer: this.id })), ms);
+      const connect = setTimeout(
+        () => ctl.abort(new SyncError('SYNC_PEER_TIMEOUT', `peer ${this.id}: /heads did not answer within ${ms} ms`, { peer: this.id })),
+        ms,
+      );
       let res: Response;
       try {
         res = await fetch(this.base + '/heads', { signal: ctl.signal, headers: { accept: 'text/event-stream' } });

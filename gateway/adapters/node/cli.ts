@@ -9,14 +9,22 @@ import { createRedis, waitReady } from './redisClient.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
 import { startGateway } from './server.ts';
 
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 async function withKeys<T>(config: GatewayConfig, fn: (keys: KeyService) => Promise<T>): Promise<T> {
   if (!config.redis.url) throw new ConfigError(['redis.url: the key commands need the Redis key store (or XONE_GATEWAY_REDIS_URL)']);
   const redis = createRedis(config.redis.url);
   try {
     await waitReady(redis);
-    const keys = new KeyService(new RedisKeyStore(redis, config.redis.prefix), new KeyHasher(config.identity.keySecret), Object.keys(config.tiers));
+    const keys = new KeyService(
+      new RedisKeyStore(redis, config.redis.prefix),
+      new KeyHasher(config.identity.keySecret),
+      Object.keys(config.tiers),
+    );
     return await fn(keys);
   } finally {
     redis.disconnect();
@@ -28,7 +36,9 @@ async function withKeys<T>(config: GatewayConfig, fn: (keys: KeyService) => Prom
  * Returns the exit code; a bad config prints every bad key and returns 1.
  */
 export async function main(argv: string[]): Promise<number> {
-  const program = new Command('xone-gateway').description('Edge JSON-RPC gateway for xOne').option('-c, --config <file>', 'config file (JSON); env XONE_GATEWAY_CONFIG');
+  const program = new Command('xone-gateway')
+    .description('Edge JSON-RPC gateway for xOne')
+    .option('-c, --config <file>', 'config file (JSON); env XONE_GATEWAY_CONFIG');
   const cfg = () => loadConfig(program.opts<{ config?: string }>().config);
   const print = (v: unknown): void => {
     process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
@@ -58,13 +68,32 @@ export async function main(argv: string[]): Promise<number> {
     .option('--allow-ips <list>', 'comma-separated addresses/CIDRs', list)
     .option('--allow-origins <list>', 'comma-separated origins (*.example.com allowed)', list)
     .option('--expires-in <sec>', 'expiry from now, seconds', Number)
-    .action(async (o: { tier: string; label: string; rate?: number; burst?: number; allowMethods?: string[]; denyMethods?: string[]; allowIps?: string[]; allowOrigins?: string[]; expiresIn?: number }) => {
-      const policy: Partial<ApiKeyPolicy> = { tier: o.tier, label: o.label, allowMethods: o.allowMethods, denyMethods: o.denyMethods, allowIps: o.allowIps, allowOrigins: o.allowOrigins };
-      if (o.rate !== undefined || o.burst !== undefined) policy.limits = { ratePerSec: o.rate ?? 100, burst: o.burst ?? 200 };
-      if (o.expiresIn !== undefined) policy.expiresAt = Date.now() + o.expiresIn * 1000;
-      for (const k of Object.keys(policy) as (keyof ApiKeyPolicy)[]) if (policy[k] === undefined) delete policy[k];
-      print(await withKeys(cfg(), (ks) => ks.create(policy)));
-    });
+    .action(
+      async (o: {
+        tier: string;
+        label: string;
+        rate?: number;
+        burst?: number;
+        allowMethods?: string[];
+        denyMethods?: string[];
+        allowIps?: string[];
+        allowOrigins?: string[];
+        expiresIn?: number;
+      }) => {
+        const policy: Partial<ApiKeyPolicy> = {
+          tier: o.tier,
+          label: o.label,
+          allowMethods: o.allowMethods,
+          denyMethods: o.denyMethods,
+          allowIps: o.allowIps,
+          allowOrigins: o.allowOrigins,
+        };
+        if (o.rate !== undefined || o.burst !== undefined) policy.limits = { ratePerSec: o.rate ?? 100, burst: o.burst ?? 200 };
+        if (o.expiresIn !== undefined) policy.expiresAt = Date.now() + o.expiresIn * 1000;
+        for (const k of Object.keys(policy) as (keyof ApiKeyPolicy)[]) if (policy[k] === undefined) delete policy[k];
+        print(await withKeys(cfg(), (ks) => ks.create(policy)));
+      },
+    );
   keys.command('list').action(async () => print(await withKeys(cfg(), (ks) => ks.list())));
   keys.command('revoke <id>').action(async (id: string) => print(await withKeys(cfg(), (ks) => ks.revoke(id))));
   keys

@@ -18,14 +18,28 @@ export function createNodeFetch(connectionsPerOrigin = 256): FetchLike & { close
     let t = pools.get(url);
     if (!t) {
       const u = new URL(url);
-      t = { pool: new Pool(u.origin, { connections: connectionsPerOrigin, keepAliveTimeout: FREE_SOCKET_TIMEOUT_MS, keepAliveMaxTimeout: FREE_SOCKET_TIMEOUT_MS }), path: `${u.pathname}${u.search}` };
+      t = {
+        pool: new Pool(u.origin, {
+          connections: connectionsPerOrigin,
+          keepAliveTimeout: FREE_SOCKET_TIMEOUT_MS,
+          keepAliveMaxTimeout: FREE_SOCKET_TIMEOUT_MS,
+        }),
+        path: `${u.pathname}${u.search}`,
+      };
       pools.set(url, t);
     }
     return t;
   };
   const fetchLike = async (url: string, init: { method: string; headers: Record<string, string>; body: string; timeoutMs: number }) => {
     const { pool, path } = target(url);
-    const res = await pool.request({ path, method: init.method as 'POST', headers: init.headers, body: init.body, headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs });
+    const res = await pool.request({
+      path,
+      method: init.method as 'POST',
+      headers: init.headers,
+      body: init.body,
+      headersTimeout: init.timeoutMs,
+      bodyTimeout: init.timeoutMs,
+    });
     const body = await res.body.text();
     const headers = res.headers;
     return {

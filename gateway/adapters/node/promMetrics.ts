@@ -6,7 +6,12 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
   const registry = new Registry();
   if (opts.defaults) collectDefaultMetrics({ register: registry, prefix: 'xone_gateway_' });
   const r = { registers: [registry] };
-  const calls = new Counter({ name: 'xone_gateway_rpc_calls_total', help: 'JSON-RPC calls by method, outcome and cache result', labelNames: ['method', 'outcome', 'cache'], ...r });
+  const calls = new Counter({
+    name: 'xone_gateway_rpc_calls_total',
+    help: 'JSON-RPC calls by method, outcome and cache result',
+    labelNames: ['method', 'outcome', 'cache'],
+    ...r,
+  });
   const callSeconds = new Histogram({
     name: 'xone_gateway_rpc_call_duration_seconds',
     help: 'Time to answer the HTTP request a call belongs to',
@@ -14,18 +19,63 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     ...r,
   });
-  const decisions = new Counter({ name: 'xone_gateway_ratelimit_decisions_total', help: 'Rate-limit decisions per call', labelNames: ['scope', 'decision'], ...r });
-  const failures = new Counter({ name: 'xone_gateway_ratelimit_backend_failures_total', help: 'Decisions taken by a fail mode because the shared limiter failed', labelNames: ['scope', 'mode'], ...r });
-  const cache = new Counter({ name: 'xone_gateway_cache_requests_total', help: 'Cache lookups by method class and result', labelNames: ['class', 'result'], ...r });
-  const upstream = new Counter({ name: 'xone_gateway_upstream_requests_total', help: 'Requests sent upstream by HTTP status (network = no response)', labelNames: ['upstream', 'status'], ...r });
-  const upstreamSeconds = new Histogram({ name: 'xone_gateway_upstream_duration_seconds', help: 'Upstream request latency', labelNames: ['upstream'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5], ...r });
-  const healthy = new Gauge({ name: 'xone_gateway_upstream_healthy', help: '1 when the upstream may be used', labelNames: ['upstream'], ...r });
+  const decisions = new Counter({
+    name: 'xone_gateway_ratelimit_decisions_total',
+    help: 'Rate-limit decisions per call',
+    labelNames: ['scope', 'decision'],
+    ...r,
+  });
+  const failures = new Counter({
+    name: 'xone_gateway_ratelimit_backend_failures_total',
+    help: 'Decisions taken by a fail mode because the shared limiter failed',
+    labelNames: ['scope', 'mode'],
+    ...r,
+  });
+  const cache = new Counter({
+    name: 'xone_gateway_cache_requests_total',
+    help: 'Cache lookups by method class and result',
+    labelNames: ['class', 'result'],
+    ...r,
+  });
+  const upstream = new Counter({
+    name: 'xone_gateway_upstream_requests_total',
+    help: 'Requests sent upstream by HTTP status (network = no response)',
+    labelNames: ['upstream', 'status'],
+    ...r,
+  });
+  const upstreamSeconds = new Histogram({
+    name: 'xone_gateway_upstream_duration_seconds',
+    help: 'Upstream request latency',
+    labelNames: ['upstream'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5],
+    ...r,
+  });
+  const healthy = new Gauge({
+    name: 'xone_gateway_upstream_healthy',
+    help: '1 when the upstream may be used',
+    labelNames: ['upstream'],
+    ...r,
+  });
   const lag = new Gauge({ name: 'xone_gateway_head_lag_blocks', help: 'Blocks behind the best upstream', labelNames: ['upstream'], ...r });
   const head = new Gauge({ name: 'xone_gateway_head_block', help: 'Served head per tag (monotonic, shared)', labelNames: ['tag'], ...r });
   const ws = new Counter({ name: 'xone_gateway_ws_messages_total', help: 'WebSocket messages proxied', labelNames: ['direction'], ...r });
-  const keys = new Counter({ name: 'xone_gateway_key_lookups_total', help: 'API key lookups (hit = in-process cache)', labelNames: ['result'], ...r });
-  const responses = new Counter({ name: 'xone_gateway_http_responses_total', help: 'HTTP responses of the RPC endpoint by status code', labelNames: ['code'], ...r });
-  const redisErrors = new Counter({ name: 'xone_gateway_redis_errors_total', help: 'Redis commands that failed (error, timeout, disconnected)', ...r });
+  const keys = new Counter({
+    name: 'xone_gateway_key_lookups_total',
+    help: 'API key lookups (hit = in-process cache)',
+    labelNames: ['result'],
+    ...r,
+  });
+  const responses = new Counter({
+    name: 'xone_gateway_http_responses_total',
+    help: 'HTTP responses of the RPC endpoint by status code',
+    labelNames: ['code'],
+    ...r,
+  });
+  const redisErrors = new Counter({
+    name: 'xone_gateway_redis_errors_total',
+    help: 'Redis commands that failed (error, timeout, disconnected)',
+    ...r,
+  });
   const metrics: GatewayMetrics = {
     call(method, outcome, cacheResult, seconds) {
       calls.inc({ method, outcome, cache: cacheResult });

@@ -4,7 +4,10 @@ import { Redis } from 'ioredis';
  * An ioredis client that fails fast instead of queueing while disconnected: the limiter must reach its fail mode
  * within its timeout, not wait for a reconnect. It keeps reconnecting in the background.
  */
-export function createRedis(url: string, opts: { commandTimeoutMs?: number; onCommandError?: () => void; autoPipelining?: boolean } = {}): Redis {
+export function createRedis(
+  url: string,
+  opts: { commandTimeoutMs?: number; onCommandError?: () => void; autoPipelining?: boolean } = {},
+): Redis {
   const r = new Redis(url, {
     // Commands issued in the same event-loop turn go out in one write (one syscall for 32 limiter decisions in flight
     // instead of 32): per-request socket writes were the largest cost in the gateway's profile.

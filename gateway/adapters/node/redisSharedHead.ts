@@ -29,11 +29,24 @@ export class RedisSharedHead implements SharedHead {
 
   async advance(c: HeadState): Promise<HeadState> {
     try {
-      const [latest, safe, finalized] = await this.redis.xoneHeadAdvance(1, `${this.prefix}head`, 'latest', c.latest, 'safe', c.safe, 'finalized', c.finalized);
+      const [latest, safe, finalized] = await this.redis.xoneHeadAdvance(
+        1,
+        `${this.prefix}head`,
+        'latest',
+        c.latest,
+        'safe',
+        c.safe,
+        'finalized',
+        c.finalized,
+      );
       this.last = { latest: Number(latest), safe: Number(safe), finalized: Number(finalized) };
     } catch {
       // Redis away: stay monotonic locally.
-      this.last = { latest: Math.max(this.last.latest, c.latest), safe: Math.max(this.last.safe, c.safe), finalized: Math.max(this.last.finalized, c.finalized) };
+      this.last = {
+        latest: Math.max(this.last.latest, c.latest),
+        safe: Math.max(this.last.safe, c.safe),
+        finalized: Math.max(this.last.finalized, c.finalized),
+      };
     }
     return { ...this.last };
   }

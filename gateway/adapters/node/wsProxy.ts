@@ -23,10 +23,17 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
     const pathKey = /^\/v1\/([^/?]+)/.exec(req.url ?? '')?.[1];
     let who;
     try {
-      who = await resolveIdentity(headers, pathKey, req.socket.remoteAddress, { tiers: config.tiers, verifier: gw.verifier, trustedProxies: trusted, requireKey: config.identity.requireKey });
+      who = await resolveIdentity(headers, pathKey, req.socket.remoteAddress, {
+        tiers: config.tiers,
+        verifier: gw.verifier,
+        trustedProxies: trusted,
+        requireKey: config.identity.requireKey,
+      });
     } catch (err) {
       const e = toGatewayError(err);
-      socket.end(`HTTP/1.1 ${e.httpStatus} Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ jsonrpc: '2.0', id: null, error: e.toRpc() })}`);
+      socket.end(
+        `HTTP/1.1 ${e.httpStatus} Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ jsonrpc: '2.0', id: null, error: e.toRpc() })}`,
+      );
       return;
     }
     const upstream = gw.pool.upstreams.find((u) => gw.pool.unfitReason(u) === undefined);

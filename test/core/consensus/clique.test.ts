@@ -139,9 +139,19 @@ describe('CliqueEngine', () => {
     const [a, b, c] = addrs;
     const chain = new Chain([a, b]);
     const order = () => engine.snapshot(chain.head, chain).signers;
-    extend(engine, chain, addrs.find((x) => bytesToHex(x) === order()[1])!, { target: c, authorize: true });
+    extend(
+      engine,
+      chain,
+      addrs.find((x) => bytesToHex(x) === order()[1])!,
+      { target: c, authorize: true },
+    );
     expect(engine.snapshot(chain.head, chain).isSigner(c)).toBe(false); // 1 of 2 votes is not a majority
-    extend(engine, chain, addrs.find((x) => bytesToHex(x) === order()[0])!, { target: c, authorize: true });
+    extend(
+      engine,
+      chain,
+      addrs.find((x) => bytesToHex(x) === order()[0])!,
+      { target: c, authorize: true },
+    );
     expect(engine.snapshot(chain.head, chain).isSigner(c)).toBe(true);
     expect(engine.snapshot(chain.head, chain).signers).toHaveLength(3);
   });

@@ -20,7 +20,12 @@ class State implements PoolStateReader {
   }
 }
 
-function tx(sender: number, nonce: bigint, fee: { max?: bigint; tip?: bigint } = {}, extra: Partial<UnsignedTransaction> = {}): Transaction {
+function tx(
+  sender: number,
+  nonce: bigint,
+  fee: { max?: bigint; tip?: bigint } = {},
+  extra: Partial<UnsignedTransaction> = {},
+): Transaction {
   return signTransaction(
     {
       type: 2,
@@ -80,7 +85,9 @@ describe('TxPool', () => {
     state.nonces.set(bytesToHex(testingAddress(1)), 5n);
     expect(refusal(() => pool.add(tx(1, 4n)))).toMatch(/^nonce too low/);
     expect(refusal(() => pool.add(tx(9, 0n)))).toMatch(/^insufficient funds for gas \* price \+ value/);
-    expect(refusal(() => pool.add(tx(2, 0n, { max: GWEI, tip: 2n * GWEI })))).toMatch(/^max priority fee per gas higher than max fee per gas/);
+    expect(refusal(() => pool.add(tx(2, 0n, { max: GWEI, tip: 2n * GWEI })))).toMatch(
+      /^max priority fee per gas higher than max fee per gas/,
+    );
     expect(refusal(() => pool.add(tx(2, 0n, {}, { gasLimit: 20_000n })))).toMatch(/^intrinsic gas too low/);
     expect(refusal(() => pool.add(tx(2, 0n, {}, { gasLimit: 40_000_000n })))).toBe('exceeds block gas limit');
   });

@@ -18,7 +18,11 @@ export async function startAnvil(): Promise<TestAnvil> {
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const url = `http://127.0.0.1:${port}`;
   const rpc = async (method: string, params: unknown[] = []) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     const body = (await res.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(body.error.message);
     return body.result;

@@ -78,7 +78,12 @@ export class ScriptChain {
   block(n: number): { number: string; hash: string; parentHash: string; transactions: never[] } | null {
     const hash = this.hashes[n];
     if (hash === undefined) return null;
-    return { number: `0x${n.toString(16)}`, hash, parentHash: n === 0 ? `0x${'0'.repeat(64)}` : (this.hashes[n - 1] as string), transactions: [] };
+    return {
+      number: `0x${n.toString(16)}`,
+      hash,
+      parentHash: n === 0 ? `0x${'0'.repeat(64)}` : (this.hashes[n - 1] as string),
+      transactions: [],
+    };
   }
   /** Replaces blocks from `from` upward with a new fork of the same length. */
   reorg(from: number, fork: string): void {
@@ -91,7 +96,12 @@ export class ScriptChain {
     if (method === 'eth_chainId') return { result: '0x7e4' };
     if (method === 'eth_getBlockByNumber') {
       const tag = params[0];
-      const n = tag === 'latest' || tag === 'safe' ? this.head : tag === 'finalized' ? Math.max(0, this.head - this.finalizedDepth) : parseInt(String(tag), 16);
+      const n =
+        tag === 'latest' || tag === 'safe'
+          ? this.head
+          : tag === 'finalized'
+            ? Math.max(0, this.head - this.finalizedDepth)
+            : parseInt(String(tag), 16);
       return { result: this.block(n) };
     }
     return undefined;

@@ -30,10 +30,14 @@ export interface NodeChild {
 export async function startNodeChild(env: Record<string, string>, args: string[] = [], timeoutMs = 60_000): Promise<NodeChild> {
   mkdirSync(join(ROOT, '.xone', 'test-e2e'), { recursive: true });
   const datadir = mkdtempSync(join(ROOT, '.xone', 'test-e2e', 'hook-'));
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    },
+  );
   const lines: LogLine[] = [];
   const waiters: { msg: string; after: number; resolve: (l: LogLine) => void }[] = [];
   let out = '';

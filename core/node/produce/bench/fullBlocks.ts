@@ -94,7 +94,10 @@ for (const hash of hashes) {
   importedCpu.push(cpuNow() - c0);
 }
 const followerHead = follower.head();
-if (bytesToHex(followerHead.hash) !== bytesToHex(producerHead.hash) || bytesToHex(followerHead.header.stateRoot) !== bytesToHex(producerHead.header.stateRoot)) {
+if (
+  bytesToHex(followerHead.hash) !== bytesToHex(producerHead.hash) ||
+  bytesToHex(followerHead.header.stateRoot) !== bytesToHex(producerHead.header.stateRoot)
+) {
   throw new Error('follower did not reach the producer head');
 }
 producer.close();

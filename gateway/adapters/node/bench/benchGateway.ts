@@ -73,7 +73,12 @@ try {
     };
     const cfgFile = join(dir, `${name}.json`);
     writeFileSync(cfgFile, JSON.stringify(config));
-    const args = [...(prof && profDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profDir)] : []), join(root, 'bin/xone-gateway.mjs'), '--config', cfgFile];
+    const args = [
+      ...(prof && profDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profDir)] : []),
+      join(root, 'bin/xone-gateway.mjs'),
+      '--config',
+      cfgFile,
+    ];
     const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
     stops.push(async () => {
@@ -107,17 +112,27 @@ try {
     const cpu0 = { core: processCpuMs(pids.core), gateway: processCpuMs(pids.gateway) };
     const r = await load(url, body, headers, seconds);
     const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests));
-    return { ...r, cpuUsPerRequest: { core: per(processCpuMs(pids.core) - cpu0.core), gateway: per(processCpuMs(pids.gateway) - cpu0.gateway) } };
+    return {
+      ...r,
+      cpuUsPerRequest: { core: per(processCpuMs(pids.core) - cpu0.core), gateway: per(processCpuMs(pids.gateway) - cpu0.gateway) },
+    };
   };
   const directFirst = await run(coreUrl);
   const uncached = await run(gwUrl, bypass);
   const cached = await run(gwUrl);
   const nginx = await run(nginxUrl);
   const directAgain = await run(coreUrl);
-  const before = baseline ? { gatewayUncached: await run(baseline.url, bypass, baseline.pid), gatewayCached: await run(baseline.url, {}, baseline.pid) } : undefined;
+  const before = baseline
+    ? { gatewayUncached: await run(baseline.url, bypass, baseline.pid), gatewayCached: await run(baseline.url, {}, baseline.pid) }
+    : undefined;
 
-  const metricsText = await (await fetch(`http://127.0.0.1:${gw.adminPort}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text();
-  const limiterFallbacks = [...metricsText.matchAll(/^xone_gateway_ratelimit_backend_failures_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  const metricsText = await (
+    await fetch(`http://127.0.0.1:${gw.adminPort}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })
+  ).text();
+  const limiterFallbacks = [...metricsText.matchAll(/^xone_gateway_ratelimit_backend_failures_total\{[^}]*\} (\d+)/gm)].reduce(
+    (n, m) => n + Number(m[1]),
+    0,
+  );
 
   const client = createRedis(redis.url, { commandTimeoutMs: 5_000 });
   await waitReady(client);
@@ -179,7 +194,9 @@ try {
       `cached ${cached.reqPerSec}/s (${report.ratios.cachedVsDirectReqPerSec}x direct); nginx ${nginx.reqPerSec}/s +${report.addedLatencyMs.nginxP50} ms p50; ` +
       `redis limiter p50 ${limiter.redisSequential.p50Ms} ms p99 ${limiter.redisSequential.p99Ms} ms (server ${limiter.redisServerUsPerCall} us/call, ` +
       `${limiter.redisSequential.slowest1PctDuringClientGc}/${limiter.redisSequential.slowest1Pct} slowest during client GC)` +
-      (before ? `; baseline uncached ${before.gatewayUncached.reqPerSec}/s p50 ${before.gatewayUncached.p50Ms} ms, cached ${before.gatewayCached.reqPerSec}/s` : '') +
+      (before
+        ? `; baseline uncached ${before.gatewayUncached.reqPerSec}/s p50 ${before.gatewayUncached.p50Ms} ms, cached ${before.gatewayCached.reqPerSec}/s`
+        : '') +
       ` (load ${loadStart.join(' ')})\n`,
   );
 } finally {

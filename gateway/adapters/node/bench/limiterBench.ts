@@ -52,7 +52,14 @@ async function measure(limiter: RateLimiter, n: number, inflight: number) {
   const slow = samples.filter(([s, e]) => e - s >= p99);
   const slowDuringGc = slow.filter(([s, e]) => gc.some(([gs, ge]) => gs < e && ge > s)).length;
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { p50Ms: r(quantile(times, 0.5)), p99Ms: r(p99), maxMs: r(times.at(-1) ?? NaN), decisionsPerSec: Math.round(n / elapsed), slowest1Pct: slow.length, slowest1PctDuringClientGc: slowDuringGc };
+  return {
+    p50Ms: r(quantile(times, 0.5)),
+    p99Ms: r(p99),
+    maxMs: r(times.at(-1) ?? NaN),
+    decisionsPerSec: Math.round(n / elapsed),
+    slowest1Pct: slow.length,
+    slowest1PctDuringClientGc: slowDuringGc,
+  };
 }
 
 /** Redis's own time per limiter script call (INFO commandstats, microseconds), since the last CONFIG RESETSTAT. */

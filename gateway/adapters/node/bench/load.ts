@@ -17,9 +17,25 @@ export const quantile = (sorted: number[], q: number): number => sorted[Math.min
  * Runs autocannon with `connections` requests in flight (one per connection). Latency comes from autocannon's
  * per-response event (float milliseconds) rather than its histogram, which rounds to whole milliseconds.
  */
-export async function load(url: string, body: string, headers: Record<string, string>, seconds: number, connections = 32, amount?: number): Promise<LoadResult> {
+export async function load(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections = 32,
+  amount?: number,
+): Promise<LoadResult> {
   const times: number[] = [];
-  const instance = autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, pipelining: 1, duration: seconds, amount });
+  const instance = autocannon({
+    url,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    amount,
+  });
   instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => times.push(ms));
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     instance.once('done', resolve);

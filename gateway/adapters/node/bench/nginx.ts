@@ -13,7 +13,9 @@ export function ensureNginx(): string {
   };
   let bin = find();
   if (!bin) {
-    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null'], { stdio: 'inherit' });
+    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null'], {
+      stdio: 'inherit',
+    });
     bin = find();
   }
   if (!bin) throw new Error('nginx is not installed and could not be installed');
