@@ -8,8 +8,8 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGenesis } from '../../chain/genesis/index.ts';
-import { buildCliqueExtra } from '../../consensus/clique/extraData.ts';
 import { ChainService } from '../../node/chain/chainService.ts';
+import { cliqueGenesisJson } from '../../node/dev/cliqueGenesisJson.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
 import { addressFromPrivateKey } from '../../primitives/secp256k1/index.ts';
@@ -43,39 +43,16 @@ function signerKey(): Uint8Array {
 }
 
 function genesisJson(alloc: ReturnType<typeof transferWorkload>['alloc'], signer: Uint8Array, timestamp: number): Record<string, unknown> {
-  const forks = [
-    'homestead',
-    'eip150',
-    'eip155',
-    'eip158',
-    'byzantium',
-    'constantinople',
-    'petersburg',
-    'istanbul',
-    'muirGlacier',
-    'berlin',
-    'london',
-    'arrowGlacier',
-    'grayGlacier',
-  ];
-  const accounts: Record<string, { balance: string }> = {};
-  for (const [address, a] of alloc) accounts[bytesToHex(address).slice(2)] = { balance: '0x' + a.balance.toString(16) };
-  return {
-    config: {
-      chainId: Number(FOLLOW_CHAIN_ID),
-      ...Object.fromEntries(forks.map((f) => [`${f}Block`, 0])),
-      shanghaiTime: 0,
-      clique: { period: PERIOD, epoch: 30_000 },
-    },
-    nonce: '0x0',
-    timestamp: '0x' + timestamp.toString(16),
-    extraData: bytesToHex(buildCliqueExtra(new Uint8Array(32), [signer])),
-    gasLimit: '0x1c9c380',
-    difficulty: '0x1',
-    mixHash: '0x' + '00'.repeat(32),
-    coinbase: '0x' + '00'.repeat(20),
-    alloc: accounts,
-  };
+  const balances: Record<string, bigint> = {};
+  for (const [address, a] of alloc) balances[bytesToHex(address).slice(2)] = a.balance;
+  return cliqueGenesisJson({
+    chainId: Number(FOLLOW_CHAIN_ID),
+    period: PERIOD,
+    epoch: 30_000,
+    timestamp,
+    signers: [signer],
+    alloc: balances,
+  });
 }
 
 /** The cached chain of `blocks` blocks under `root`, built first when missing (or when `rebuild`). */

@@ -5,10 +5,10 @@
  * genesis, 2 s blocks, 30 M gas. The genesis is built as geth-format JSON and goes through the same parser as any
  * other network's genesis.json.
  */
-import { buildCliqueExtra } from '../../consensus/clique/extraData.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
 import { addressFromPublicKey } from '../../primitives/secp256k1/address.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
+import { cliqueGenesisJson } from './cliqueGenesisJson.ts';
 import { derivePrivateKeys, ecdhCurve, mnemonicSeed } from './hdKeys.ts';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -34,38 +34,8 @@ export function devAccounts(count = DEV_ACCOUNT_COUNT): DevAccount[] {
 
 /** The dev chain's genesis.json (geth format) with `period` seconds between blocks. */
 export function devGenesisJson(accounts: readonly DevAccount[] = devAccounts(), period = 2): Record<string, unknown> {
+  const alloc: Record<string, bigint> = {};
+  for (const a of accounts) alloc[a.address.slice(2).toLowerCase()] = DEV_BALANCE;
   const signer = Buffer.from(accounts[0].address.slice(2), 'hex');
-  const alloc: Record<string, { balance: string }> = {};
-  for (const a of accounts) alloc[a.address.slice(2).toLowerCase()] = { balance: '0x' + DEV_BALANCE.toString(16) };
-  const forks = [
-    'homestead',
-    'eip150',
-    'eip155',
-    'eip158',
-    'byzantium',
-    'constantinople',
-    'petersburg',
-    'istanbul',
-    'muirGlacier',
-    'berlin',
-    'london',
-    'arrowGlacier',
-    'grayGlacier',
-  ];
-  return {
-    config: {
-      chainId: DEV_CHAIN_ID,
-      ...Object.fromEntries(forks.map((f) => [`${f}Block`, 0])),
-      shanghaiTime: 0,
-      clique: { period, epoch: 900 },
-    },
-    nonce: '0x0',
-    timestamp: '0x0',
-    extraData: bytesToHex(buildCliqueExtra(new Uint8Array(32), [signer])),
-    gasLimit: '0x1c9c380',
-    difficulty: '0x1',
-    mixHash: '0x' + '00'.repeat(32),
-    coinbase: '0x' + '00'.repeat(20),
-    alloc,
-  };
+  return cliqueGenesisJson({ chainId: DEV_CHAIN_ID, period, epoch: 900, signers: [signer], alloc });
 }
