@@ -256,24 +256,15 @@ export class BlockImporter {
       const t4 = performance.now();
       const c4 = cpuNow();
       this.head = { header, hash, fork };
-      return {
-        number: header.number,
-        hash,
-        txs: block.transactions.length,
-        gasUsed: exec.gasUsed,
-        fastPathTxs: exec.fastPathTxs,
-        timings: {
-          recoverMs: t1 - t0,
-          executeMs: t2 - t1,
-          rootMs: t3 - t2,
-          commitMs: t4 - t3,
-          cpu: { recoverMs: c1 - c0, executeMs: c2 - c1, rootMs: c3 - c2, commitMs: c4 - c3 },
-        },
-      };
+      return imported(block, hash, exec, {
+        recoverMs: t1 - t0,
+        executeMs: t2 - t1,
+        rootMs: t3 - t2,
+        commitMs: t4 - t3,
+        cpu: { recoverMs: c1 - c0, executeMs: c2 - c1, rootMs: c3 - c2, commitMs: c4 - c3 },
+      });
     } catch (err) {
-      this.computer.reset(parent.header.stateRoot);
-      this.state.nodes.discard();
-      this.state.clearCache();
+      this.rollBack(parent.header.stateRoot);
       throw err;
     }
   }
@@ -329,26 +320,24 @@ export class BlockImporter {
       const t3 = performance.now();
       const c3 = cpuNow();
       this.head = { header, hash, fork };
-      return {
-        number: header.number,
-        hash,
-        txs: block.transactions.length,
-        gasUsed: exec.gasUsed,
-        fastPathTxs: exec.fastPathTxs,
-        timings: {
-          recoverMs: 0,
-          executeMs: executed.ms,
-          rootMs: t1 - t0,
-          commitMs: t3 - t2,
-          cpu: { recoverMs: 0, executeMs: executed.cpuMs, rootMs: c1 - c0, commitMs: c3 - c2 },
-        },
-      };
+      return imported(block, hash, exec, {
+        recoverMs: 0,
+        executeMs: executed.ms,
+        rootMs: t1 - t0,
+        commitMs: t3 - t2,
+        cpu: { recoverMs: 0, executeMs: executed.cpuMs, rootMs: c1 - c0, commitMs: c3 - c2 },
+      });
     } catch (err) {
-      this.computer.reset(parent.header.stateRoot);
-      this.state.nodes.discard();
-      this.state.clearCache();
+      this.rollBack(parent.header.stateRoot);
       throw err;
     }
+  }
+
+  /** A failed import or commit: the open trie back at the parent's root, buffered nodes and cached reads dropped. */
+  private rollBack(parentRoot: Uint8Array): void {
+    this.computer.reset(parentRoot);
+    this.state.nodes.discard();
+    this.state.clearCache();
   }
 
   /** A stored block by hash with its ommers (for the ommer rules). */
@@ -372,4 +361,16 @@ export class BlockImporter {
       }
     });
   }
+}
+
+/** What an import or a producer commit reports. */
+function imported(block: Block, hash: Uint8Array, exec: BlockExecution, timings: ImportTimings): ImportedBlock {
+  return {
+    number: block.header.number,
+    hash,
+    txs: block.transactions.length,
+    gasUsed: exec.gasUsed,
+    fastPathTxs: exec.fastPathTxs,
+    timings,
+  };
 }
