@@ -19,6 +19,27 @@ export interface SignedSet {
 }
 
 /**
+ * Transfer i of a run: from `keys[i % keys.length]` with nonce floor(i / keys.length), 1 wei to a fresh address derived
+ * from `tag` and i, EIP-1559 with a 100 gwei fee cap (above the base fee after the run's full blocks) and a 1 gwei tip.
+ */
+export function signDevTransfer(i: number, keys: readonly Uint8Array[], chainId: bigint, tag: string): ReturnType<typeof signTransaction> {
+  return signTransaction(
+    {
+      type: 2,
+      chainId,
+      nonce: BigInt(Math.floor(i / keys.length)),
+      maxPriorityFeePerGas: 1_000_000_000n,
+      maxFeePerGas: 100_000_000_000n,
+      gasLimit: 21000n,
+      to: keccak256(encoder.encode(`${tag}-recipient-${i}`)).slice(12),
+      value: 1n,
+      data: new Uint8Array(0),
+    },
+    keys[i % keys.length],
+  );
+}
+
+/**
  * `n` transfers, transaction i from dev account i % 20 with nonce floor(i / 20). The fee cap (100 gwei) stays above
  * the base fee after the full blocks the run produces, so no transaction waits on price.
  */
@@ -27,20 +48,7 @@ export function signTransfers(n: number, chainId: bigint): SignedSet {
   const raws: string[] = [];
   let lastHash = '';
   for (let i = 0; i < n; i++) {
-    const tx = signTransaction(
-      {
-        type: 2,
-        chainId,
-        nonce: BigInt(Math.floor(i / keys.length)),
-        maxPriorityFeePerGas: 1_000_000_000n,
-        maxFeePerGas: 100_000_000_000n,
-        gasLimit: 21000n,
-        to: keccak256(encoder.encode(`bench-rpc-recipient-${i}`)).slice(12),
-        value: 1n,
-        data: new Uint8Array(0),
-      },
-      keys[i % keys.length],
-    );
+    const tx = signDevTransfer(i, keys, chainId, 'bench-rpc');
     raws.push(bytesToHex(tx.raw));
     lastHash = bytesToHex(tx.hash);
   }

@@ -9,9 +9,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGenesis } from '../../../chain/genesis/index.ts';
-import { signTransaction } from '../../../chain/transaction/sign.ts';
 import { bytesToHex, hexToBytes } from '../../../primitives/hex.ts';
-import { keccak256 } from '../../../primitives/keccak.ts';
+import { signDevTransfer } from '../../../bench/rpc/transfers.ts';
 import { findmnt, loadAverage } from '../../../bench/store/env.ts';
 import { ChainService, type ProducePhases } from '../../chain/chainService.ts';
 import { rawBlock } from '../../chain/rawBlock.ts';
@@ -23,7 +22,6 @@ const arg = (name: string, dflt: number): number => {
 };
 const BLOCKS = arg('blocks', process.argv.includes('--quick') ? 3 : 6);
 const PER_BLOCK = 1428;
-const encoder = new TextEncoder();
 
 const accounts = devAccounts();
 const keys = accounts.map((a) => hexToBytes(a.privateKey));
@@ -39,20 +37,7 @@ function signBlock(b: number): { raw: Uint8Array; sender: Uint8Array }[] {
   for (let j = 0; j < PER_BLOCK; j++) {
     const i = b * PER_BLOCK + j;
     const a = i % keys.length;
-    const tx = signTransaction(
-      {
-        type: 2,
-        chainId: 1337n,
-        nonce: BigInt(Math.floor(i / keys.length)),
-        maxPriorityFeePerGas: 1_000_000_000n,
-        maxFeePerGas: 100_000_000_000n,
-        gasLimit: 21000n,
-        to: keccak256(encoder.encode(`bench-produce-recipient-${i}`)).slice(12),
-        value: 1n,
-        data: new Uint8Array(0),
-      },
-      keys[a],
-    );
+    const tx = signDevTransfer(i, keys, 1337n, 'bench-produce');
     out.push({ raw: tx.raw, sender: addresses[a] });
   }
   return out;
