@@ -1,39 +1,16 @@
 /** The chain service with a real datadir: a producer seals and commits blocks, a follower verifies and imports them. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseGenesis } from '../../core/chain/genesis/index.ts';
-import { signTransaction } from '../../core/chain/transaction/index.ts';
 import { ChainService } from '../../core/node/chain/chainService.ts';
 import { rawBlock } from '../../core/node/chain/rawBlock.ts';
-import { devAccounts, devGenesisJson } from '../../core/node/dev/devChain.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { datadirFactory } from '../store/support/tmpDatadir.ts';
+import { accounts, genesis, signerKey, transfer } from '../sync/support/chain.ts';
 
-const accounts = devAccounts(3);
-const genesis = parseGenesis(devGenesisJson(accounts));
-const signerKey = hexToBytes(accounts[0].privateKey);
 const newDatadir = datadirFactory();
 const open: ChainService[] = [];
 afterEach(() => {
   while (open.length) open.pop()?.close();
 });
-
-function transfer(nonce: bigint) {
-  const tx = signTransaction(
-    {
-      type: 2,
-      chainId: 1337n,
-      nonce,
-      maxFeePerGas: 2_000_000_000n,
-      maxPriorityFeePerGas: 1n,
-      gasLimit: 21_000n,
-      to: hexToBytes(accounts[2].address),
-      value: 5n,
-      data: new Uint8Array(0),
-    },
-    hexToBytes(accounts[1].privateKey),
-  );
-  return { raw: tx.raw, sender: hexToBytes(accounts[1].address), hash: tx.hash };
-}
 
 function service(datadir: string, batch: number, withSigner: boolean): ChainService {
   const s = ChainService.open({ datadir, genesis, batch, ...(withSigner ? { signerKey } : {}) });
