@@ -3,6 +3,7 @@
 // workers import only gateway (and npm packages), never core, infra or Node built-ins.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { coreArrowsRule } from './infra/lint/coreArrows.js';
 
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node:*'];
 const nodeBuiltinPattern = { group: nodeBuiltins, message: 'Web-standard code only: Node built-ins belong in the Node adapter (gateway/adapters/node/).' };
@@ -20,7 +21,9 @@ export default tseslint.config(
   },
   {
     files: ['core/**/*.ts'],
+    plugins: { xone: { rules: { 'core-arrows': coreArrowsRule(import.meta.dirname) } } },
     rules: {
+      'xone/core-arrows': 'error',
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/gateway/**', '**/workers/**'], message: 'core never imports gateway or workers.' }] }],
     },
   },

@@ -18,7 +18,7 @@ const SPAWN_SITE = /new URL\('(\.{1,2}\/[^']+\.(?:ts|mjs))', import\.meta\.url\)
 /** Packages not bundled: native addons (loaded with createRequire) and ones that read files beside their own code. */
 export const EXTERNAL = ['better-sqlite3', 'secp256k1', 'keccak', '@node-rs/crc32', 'tsx', 'esbuild', 'thread-stream', 'ioredis'];
 
-/** `core/node/chain/worker.ts` -> `core.node.chain.worker.mjs`: one flat name per source file. */
+/** `core/chainService/worker.ts` -> `core.chainService.worker.mjs`: one flat name per source file. */
 const flatName = (file) =>
   relative(ROOT, file)
     .replace(/\.(ts|mjs)$/, '')

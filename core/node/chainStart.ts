@@ -5,15 +5,8 @@
  * when given none, so both paths build the chain thread from the options alike.
  */
 import { defaultRecoveryWorkers } from '../runtime/recovery/options.ts';
-import { ChainThread } from './chain/chainThread.ts';
-import type { NodeOptions } from './node.ts';
-
-/** A chain thread whose `init()` is under way. */
-export interface StartedChain {
-  thread: ChainThread;
-  /** Resolves once the worker has opened the store; rejects if it could not. */
-  ready: Promise<void>;
-}
+import { ChainThread } from '../chainService/chainThread.ts';
+import type { NodeOptions, StartedChain } from './options.ts';
 
 /** The options' group-commit batch: 0 for a producer, 128 for a follower, unless set. */
 export const chainBatch = (options: Pick<NodeOptions, 'batch' | 'mine'>): number => options.batch ?? (options.mine ? 0 : 128);

@@ -8,7 +8,7 @@ import type { Logger } from '../log/types.ts';
 import { bytesToHex } from '../primitives/hex.ts';
 import type { BlockData } from '../rpc/encode/types.ts';
 import { CLIENT_IDENTITY, CLIENT_VERSION } from '../version.ts';
-import type { StoreChainView } from './rpc/chainView.ts';
+import type { StoreChainView } from '../rpcBackend/chainView.ts';
 
 /** What the feed reads from the node: blocks from the store (the RPC's chain view), the pool size, the gas price. */
 export interface EthstatsFeedSource {

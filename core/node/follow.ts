@@ -8,8 +8,8 @@ import type { Env, Hono } from 'hono';
 import { createSyncRoutes, Follower, HttpSyncSource, storeServingSource, type StoreServingSource, type SyncTarget } from '../sync/index.ts';
 import type { Logger } from '../log/types.ts';
 import type { ChainReader } from '../store/index.ts';
-import type { ChainThread } from './chain/chainThread.ts';
-import type { HeadUpdate } from './chain/chainService.ts';
+import type { ChainThread } from '../chainService/chainThread.ts';
+import type { HeadUpdate } from '../chainService/chainService.ts';
 
 export interface ServingDeps {
   reader: ChainReader;

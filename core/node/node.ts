@@ -9,11 +9,9 @@
  * The lifecycle closes them in reverse order.
  */
 import { forkAt, isForkActive } from '../chain/forks.ts';
-import type { Genesis } from '../chain/genesis/index.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
-import type { Logger } from '../log/types.ts';
-import { createMetrics, type XoneMetrics } from '../metrics/index.ts';
-import { createRpcServer, defaultRpcOptions, type RpcOptions, type RpcServer } from '../rpc/index.ts';
+import { createMetrics } from '../metrics/index.ts';
+import { createRpcServer, defaultRpcOptions, type RpcServer } from '../rpc/index.ts';
 import type { DevStateEdit, DevView } from '../rpc/interface.ts';
 import { Lifecycle } from '../runtime/lifecycle.ts';
 import { LoopLagProbe } from '../runtime/loopLag.ts';
@@ -23,60 +21,26 @@ import { HistoricalState } from '../state/store/history.ts';
 import { openReadOnly, type ReadOnlyChainStore } from '../store/index.ts';
 import { TxPool } from '../txpool/index.ts';
 import { CLIENT_IDENTITY } from '../version.ts';
-import type { HeadUpdate } from './chain/chainService.ts';
-import type { ChainThread } from './chain/chainThread.ts';
-import { chainBatch, startChainThread, type StartedChain } from './chainStart.ts';
+import type { HeadUpdate } from '../chainService/chainService.ts';
+import type { ChainThread } from '../chainService/chainThread.ts';
+import { chainBatch, startChainThread } from './chainStart.ts';
+import type { NodeDeps, NodeOptions } from './options.ts';
 import { EthstatsFeed } from './ethstatsFeed.ts';
 import { Producer, type MiningMode } from './producer.ts';
-import { roundPhases } from './produce/phases.ts';
-import { StoreChainView, type ChainHead } from './rpc/chainView.ts';
-import { headerData } from './rpc/convert.ts';
-import { ChainEvents } from './rpc/events.ts';
-import { StoreExecutionView } from './rpc/execView.ts';
-import { StoreStateView } from './rpc/stateView.ts';
-import { pendingBlockContext, poolStateAt } from './rpc/poolContext.ts';
-import { NodeTxPoolView } from './rpc/txPoolView.ts';
+import { roundPhases } from '../chainService/produce/phases.ts';
+import { StoreChainView, type ChainHead } from '../rpcBackend/chainView.ts';
+import { headerData } from '../rpcBackend/convert.ts';
+import { ChainEvents } from '../rpcBackend/events.ts';
+import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import { StoreStateView } from '../rpcBackend/stateView.ts';
+import { pendingBlockContext, poolStateAt } from '../rpcBackend/poolContext.ts';
+import { NodeTxPoolView } from '../rpcBackend/txPoolView.ts';
 import { ethereumHeaderCodec, headerHash } from '../chain/header/index.ts';
 import type { Follower, StoreServingSource } from '../sync/index.ts';
 import { blockServing, createFollower } from './follow.ts';
-import { forwardingTxPool } from './rpc/forwardingTxPool.ts';
+import { forwardingTxPool } from '../rpcBackend/forwardingTxPool.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { blockMainLoopForTest } from './testHooks.ts';
-
-export interface NodeOptions {
-  datadir: string;
-  genesis: Genesis;
-  /** Dev mode: evm_* / anvil_* methods, automine and snapshots. */
-  dev: boolean;
-  /** Seal blocks with `signerKey`. */
-  mine: boolean;
-  signerKey?: Uint8Array;
-  http: { host: string; port: number; corsOrigins?: string[] };
-  /** Group-commit batch; default 0 with --mine, 128 otherwise. */
-  batch?: number;
-  /** Start the watchdog thread (default true). */
-  watchdog?: boolean;
-  /** `--debug.logslowblock`: log blocks whose import took at least this many ms (0 = every block); off when unset. */
-  logSlowBlockMs?: number;
-  /** `--ethstats name:secret@host:port`: report to an ethstats server (started after the RPC server). */
-  ethstats?: string;
-  /** `--peer URL` (repeatable): follow these xOne nodes (their RPC base URLs) instead of producing. */
-  peers?: string[];
-  /** JSON-RPC limits beyond the defaults (gas cap, EVM timeout, batch limits, per-IP rate bucket). */
-  rpc?: Partial<RpcOptions>;
-  /**
-   * `--recovery-workers`: sender recovery threads of a follower's chain thread (0 = in the chain thread). Default
-   * `defaultRecoveryWorkers()` (docs/decisions/0014). A producer gets its senders from the tx pool and starts none.
-   */
-  recoveryWorkers?: number;
-  /** The chain thread when the caller started it already (`startChainThread`, so it boots while the caller loads). */
-  chain?: StartedChain;
-}
-
-export interface NodeDeps {
-  logger: Logger;
-  metrics?: XoneMetrics;
-}
 
 export class XoneNode {
   private head: ChainHead;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerHash } from '../../core/chain/header/index.ts';
-import { ChainService } from '../../core/node/chain/chainService.ts';
+import { ChainService } from '../../core/chainService/chainService.ts';
 import { bytesToHex } from '../../core/primitives/hex.ts';
 import { Follower } from '../../core/sync/follower.ts';
 import { HttpSyncSource } from '../../core/sync/source/httpSyncSource.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerHash } from '../../core/chain/header/index.ts';
 import { createCapturingLogger } from '../../core/log/capturingLogger.ts';
-import { ChainService } from '../../core/node/chain/chainService.ts';
+import { ChainService } from '../../core/chainService/chainService.ts';
 import { bytesToHex } from '../../core/primitives/hex.ts';
 import { splitRlpStream } from '../../core/primitives/rlp.ts';
 import { Follower } from '../../core/sync/follower.ts';

@@ -8,7 +8,7 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGenesis } from '../../chain/genesis/index.ts';
-import { ChainService } from '../../node/chain/chainService.ts';
+import { ChainService } from '../../chainService/chainService.ts';
 import { cliqueGenesisJson } from '../../node/dev/cliqueGenesisJson.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
 import { keccak256 } from '../../primitives/keccak.ts';

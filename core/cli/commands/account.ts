@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readRawKeyFile } from '../../node/signerKey.ts';
+import { readRawKeyFile } from '../../keystore/signerKey.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
 import { looseHexToBytes } from '../../primitives/hex.ts';
 
@@ -23,7 +23,7 @@ function keystoreDir(flags: AccountFlags): string {
 }
 
 /** The keystore module, loaded on use so other commands (npm start) do not load scrypt and AES first. */
-const keystore = () => import('../../node/keystore/index.ts');
+const keystore = () => import('../../keystore/index.ts');
 
 async function password(flags: AccountFlags): Promise<string> {
   // Never prompt: a node is run by scripts and services; an empty password would be a silent foot-gun.

@@ -23,7 +23,7 @@ export function registerInit(program: Command): void {
     .action(async (opts: { genesis: string; datadir: string }) => {
       const genesis = parseGenesis(readFileSync(opts.genesis, 'utf8'));
       // Loaded on use, so other commands (npm start) do not load the chain service in the main thread.
-      const { ChainService } = await import('../../node/chain/chainService.ts');
+      const { ChainService } = await import('../../chainService/chainService.ts');
       const chain = ChainService.open({ datadir: opts.datadir, genesis, batch: 0 });
       try {
         const head = chain.head();
@@ -44,7 +44,7 @@ export function registerExport(program: Command): void {
     .option('--to <n>', 'last block (default: the head)')
     .action(async (file: string, opts: { datadir: string; from: string; to?: string }) => {
       const { openReadOnly } = await import('../../store/index.ts');
-      const { rawBlock } = await import('../../node/chain/rawBlock.ts');
+      const { rawBlock } = await import('../../store/read/rawBlock.ts');
       const reader = openReadOnly(opts.datadir);
       try {
         const head = reader.getHead('head');

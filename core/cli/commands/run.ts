@@ -10,7 +10,8 @@ import { createLogger } from '../../log/index.ts';
 import type { Logger } from '../../log/types.ts';
 import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
 import { startChainThread } from '../../node/chainStart.ts';
-import type { NodeOptions, XoneNode } from '../../node/node.ts';
+import type { XoneNode } from '../../node/node.ts';
+import type { NodeOptions } from '../../node/options.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import type { RpcOptions } from '../../rpc/index.ts';
 import { RUNTIME_KIND } from '../runtimeKind.ts';
@@ -135,7 +136,7 @@ export function registerRun(program: Command): void {
         if (!datadir) throw new Error('--datadir <dir> is required (or use --dev)');
         genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
         // The keystore module (scrypt) loads only for a keystore signer.
-        if (flags.signer) signerKey = (await import('../../node/keystore/index.ts')).loadSignerKey(flags.signer, flags.password);
+        if (flags.signer) signerKey = (await import('../../keystore/index.ts')).loadSignerKey(flags.signer, flags.password);
       }
       // A dev node with --peer follows a dev producer (same embedded genesis) instead of sealing its own blocks.
       const mine = Boolean(flags.mine || (flags.dev && flags.peer.length === 0));

@@ -3,7 +3,7 @@
  * Give it a read-only connection where one exists: it then sees committed, i.e. durable, blocks only. Heads are
  * pushed in by the node with `announce()` after each durable commit (never before: see ARCHITECTURE.md).
  */
-import { rawBlock } from '../../node/chain/rawBlock.ts';
+import { rawBlock } from '../../store/read/rawBlock.ts';
 import type { ChainReader } from '../../store/index.ts';
 import { CLIENT_IDENTITY } from '../../version.ts';
 import { SYNC_PROTOCOL } from '../options.ts';

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { parseGenesis, type Genesis } from '../../../core/chain/genesis/index.ts';
 import { signTransaction } from '../../../core/chain/transaction/index.ts';
-import { ChainService } from '../../../core/node/chain/chainService.ts';
+import { ChainService } from '../../../core/chainService/chainService.ts';
 import { devAccounts, devGenesisJson, type DevAccount } from '../../../core/node/dev/devChain.ts';
 import { hexToBytes } from '../../../core/primitives/hex.ts';
 import { createSyncRoutes } from '../../../core/sync/serving/routes.ts';

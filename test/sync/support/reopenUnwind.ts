@@ -5,8 +5,8 @@
  * Everything is real; the node needs the same as a `ChainService.unwind(number)`.
  */
 import type { Genesis } from '../../../core/chain/genesis/index.ts';
-import { ChainService } from '../../../core/node/chain/chainService.ts';
-import { NODE_MIGRATIONS } from '../../../core/node/chain/migrations.ts';
+import { ChainService } from '../../../core/chainService/chainService.ts';
+import { NODE_MIGRATIONS } from '../../../core/chainService/migrations.ts';
 import { unwindState } from '../../../core/state/store/history.ts';
 import { ChainStore } from '../../../core/store/index.ts';
 import type { SyncTarget } from '../../../core/sync/target.ts';

@@ -1,0 +1,280 @@
+/**
+ * The chain service: the one writer of a datadir. It owns the store's write connection, the import pipeline and the
+ * signer, and runs production and follower import. It is the body of the chain thread (ARCHITECTURE.md: "chain
+ * thread (worker): owns the one SQLite write connection and the segment writer; import and produce pipeline"), and
+ * also runs in-thread for tests and tools. Everything it returns is plain data that survives postMessage.
+ */
+import type { Block } from '../chain/block/index.ts';
+import type { Genesis } from '../chain/genesis/index.ts';
+import { ethereumHeaderCodec, type Header } from '../chain/header/index.ts';
+import { decodeTransaction } from '../chain/transaction/index.ts';
+import { CliqueEngine } from '../consensus/clique/index.ts';
+import type { ConsensusEngine, HeaderReader } from '../consensus/interface.ts';
+import { XoneError } from '../errors.ts';
+import { EvmHostCache } from '../exec/evmHost.ts';
+import { BlockImporter, type ImportedBlock } from '../exec/import/blockImporter.ts';
+import { concatBytes } from '../primitives/hex.ts';
+import { decodeRlp } from '../primitives/rlp.ts';
+import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
+import { ChainStore, type Durability, type StoreLogger } from '../store/index.ts';
+import { buildBlock, type BuiltBlock } from './produce/buildBlock.ts';
+import { unwindState } from '../state/store/history.ts';
+import { NODE_MIGRATIONS } from './migrations.ts';
+import type { SenderRecovery } from '../runtime/recovery/index.ts';
+import { pipelineSenders } from './senderPipeline.ts';
+import { applyDevEdits, type DevStateEdit } from './devStateEdits.ts';
+import type { JournaledState } from '../state/journaledState.ts';
+
+export interface ChainServiceOptions {
+  datadir: string;
+  genesis: Genesis;
+  /** 0 = producer (each block durable on its own), 1-128 = follower group commit. */
+  batch: number;
+  /** The Clique signer's private key, for --mine. */
+  signerKey?: Uint8Array;
+  /** Check seals of imported blocks (false for trusted import). Default: true on Clique chains. */
+  verifySeals?: boolean;
+  historyBlocks?: number;
+  /** Follower import: sender recovery threads the chain thread starts (`--recovery-workers`; 0 or unset = in-thread). */
+  recoveryWorkers?: number;
+}
+
+/** A block that became part of the canonical chain (durable when `durable` is true). */
+export interface HeadUpdate {
+  number: bigint;
+  hash: Uint8Array;
+  headerRlp: Uint8Array;
+  txHashes: Uint8Array[];
+  gasUsed: bigint;
+  timings: ImportedBlock['timings'];
+  /** False while a follower batch is still open; the batch's last update is followed by `steady()`. */
+  durable: boolean;
+}
+
+export interface ProduceRequest {
+  /** Raw transactions in block order, each with its sender already recovered by the pool. */
+  txs: { raw: Uint8Array; sender: Uint8Array }[];
+  timestamp: bigint;
+  /** Dev chain only: state edits (anvil_setBalance and kin) applied before the transactions, sealed into this block. */
+  devEdits?: DevStateEdit[];
+}
+
+export interface ProduceResult {
+  head: HeadUpdate;
+  /** Hashes of transactions left out because they were no longer valid. */
+  dropped: Uint8Array[];
+  /** Where the chain thread's time went, in milliseconds (bench:produce and the producer's log line). */
+  phases: ProducePhases;
+}
+
+/** Wall-clock milliseconds of each production step in the chain thread. */
+export interface ProducePhases {
+  decodeMs: number;
+  /** Execution and body roots (split in `build`). */
+  buildMs: number;
+  build: BuiltBlock['timings'];
+  /** The build's state changes folded into the importer's open trie. */
+  stateRootMs: number;
+  sealMs: number;
+  /** The store write (one durable commit). */
+  commitMs: number;
+  /** The same steps in process CPU milliseconds (user + system): wall time lies on a loaded host. */
+  cpu: { decodeMs: number; buildMs: number; stateRootMs: number; sealMs: number; commitMs: number };
+  totalMs: number;
+  totalCpuMs: number;
+}
+
+/** Process CPU time in milliseconds (user + system). */
+function cpuNow(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+export class ChainService {
+  private readonly hosts = new EvmHostCache();
+  private readonly engine: ConsensusEngine;
+  private readonly signerAddress: Uint8Array | undefined;
+  private readonly putSenders;
+  /** Follower import's sender recovery (the chain thread's pool): the next block's senders are recovered ahead. */
+  senderRecovery: SenderRecovery | undefined;
+
+  private constructor(
+    readonly store: ChainStore,
+    private importer: BlockImporter,
+    private readonly options: ChainServiceOptions,
+  ) {
+    const clique = options.genesis.config.clique;
+    this.engine = clique
+      ? new CliqueEngine({ config: clique })
+      : { name: 'trusted', verifyHeader: () => {}, author: (h: Header) => h.coinbase };
+    this.signerAddress = options.signerKey ? addressFromPrivateKey(options.signerKey) : undefined;
+    this.putSenders = store.db.prepare<[Uint8Array, Uint8Array]>(
+      'INSERT OR REPLACE INTO block_senders (block_hash, senders) VALUES (?, ?)',
+    );
+  }
+
+  static open(options: ChainServiceOptions, logger?: StoreLogger): ChainService {
+    const store = ChainStore.open(
+      { datadir: options.datadir, batch: options.batch },
+      { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) },
+    );
+    try {
+      return new ChainService(store, ChainService.openImporter(store, options), options);
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
+
+  private static openImporter(store: ChainStore, options: ChainServiceOptions): BlockImporter {
+    return BlockImporter.open(
+      store,
+      { header: options.genesis.genesisHeader, alloc: options.genesis.alloc },
+      { config: options.genesis.config, historyBlocks: options.historyBlocks },
+    );
+  }
+
+  /** Unwinds the canonical chain and its state to block `number` (reorgs, and the dev chain's evm_revert). */
+  unwindTo(number: bigint): void {
+    this.store.unwind(Number(number), (db) => unwindState(db, Number(number)));
+    this.importer = ChainService.openImporter(this.store, this.options);
+  }
+
+  head(): { number: bigint; hash: Uint8Array; header: Header } {
+    const h = this.importer.headInfo;
+    return { number: h.header.number, hash: h.hash, header: h.header };
+  }
+
+  /** Canonical hash at `number` as the writer sees it (including an open follower batch). */
+  canonicalHash(number: bigint): Uint8Array | undefined {
+    return this.store.getCanonicalHash(Number(number));
+  }
+
+  durability(): Durability {
+    return this.store.durability();
+  }
+
+  /** Builds, seals and durably commits the next block (producer mode). */
+  async produce(request: ProduceRequest): Promise<ProduceResult> {
+    if (!this.options.signerKey || !this.signerAddress)
+      throw new XoneError('NODE_NO_SIGNER', 'cannot produce blocks: no signer key configured');
+    if (this.store.durability().kind !== 'Durable')
+      throw new XoneError('NODE_NOT_DURABLE', 'refusing to sign while the store is not durable');
+    const parent = this.importer.headInfo;
+    const t0 = performance.now();
+    const c0 = cpuNow();
+    const candidates = request.txs.map((t) => ({ tx: decodeTransaction(t.raw), sender: t.sender }));
+    const edits = request.devEdits;
+    const preState = edits?.length ? (state: JournaledState) => applyDevEdits(state, edits) : undefined;
+    const t1 = performance.now();
+    const c1 = cpuNow();
+    let sealed: Block | undefined;
+    const built = await buildBlock(candidates, request.timestamp, {
+      ...(preState ? { preState } : {}),
+      config: this.options.genesis.config,
+      parent,
+      state: this.importer.state,
+      hosts: this.hosts,
+      blockHash: (n) => this.store.getCanonicalHash(Number(n)),
+    });
+    const t2 = performance.now();
+    const c2 = cpuNow();
+    let sealMs = 0;
+    let sealCpuMs = 0;
+    // Executed once (decision 0024): the importer folds the build's state changes into its open trie, this seals the
+    // header with that root, and the block commits through the importer's store write. The pool's senders go in as they
+    // are (never recovered again) and are stored in the block's own savepoint.
+    const imported = await this.importer.commitExecuted(
+      built.exec,
+      built.senders,
+      (stateRoot) => {
+        const s0 = performance.now();
+        const sc0 = cpuNow();
+        let header: Header = { ...built.block.header, stateRoot };
+        if (this.engine instanceof CliqueEngine) {
+          header = this.engine.prepare(header, parent.header, this.signerAddress as Uint8Array, this.headerReader());
+          header = this.engine.seal(header, this.options.signerKey as Uint8Array);
+        }
+        sealMs = performance.now() - s0;
+        sealCpuMs = cpuNow() - sc0;
+        sealed = { ...built.block, header };
+        return sealed;
+      },
+      this.writeSenders,
+      { ms: built.timings.executeMs, cpuMs: built.timings.cpu.executeMs },
+    );
+    const t4 = performance.now();
+    const c4 = cpuNow();
+    const phases: ProducePhases = {
+      decodeMs: t1 - t0,
+      buildMs: t2 - t1,
+      build: built.timings,
+      stateRootMs: imported.timings.rootMs,
+      sealMs,
+      commitMs: imported.timings.commitMs,
+      cpu: {
+        decodeMs: c1 - c0,
+        buildMs: c2 - c1,
+        stateRootMs: imported.timings.cpu.rootMs,
+        sealMs: sealCpuMs,
+        commitMs: imported.timings.cpu.commitMs,
+      },
+      totalMs: t4 - t0,
+      totalCpuMs: c4 - c0,
+    };
+    const block = sealed as Block;
+    return { head: this.update(imported, block.header, block, true), dropped: built.dropped.map((t) => t.hash), phases };
+  }
+
+  /**
+   * Verifies (seal, roots, execution) and imports raw blocks in order, as a follower. With batch > 0 the blocks share
+   * one transaction; `steady()` makes them durable. Stops at the first invalid block and throws its error, after
+   * importing the blocks before it.
+   */
+  async importBlocks(rlps: readonly Uint8Array[]): Promise<HeadUpdate[]> {
+    const out: HeadUpdate[] = [];
+    for (const { block, senders } of pipelineSenders(rlps, this.senderRecovery)) {
+      const parent = this.importer.headInfo;
+      if (this.options.verifySeals ?? this.engine.name === 'clique')
+        this.engine.verifyHeader(block.header, parent.header, this.headerReader());
+      const imported = await this.importer.importBlock(block, senders, this.writeSenders);
+      out.push(this.update(imported, block.header, block, this.store.batch === 0));
+    }
+    return out;
+  }
+
+  /** Makes an open follower batch durable. */
+  steady(): void {
+    this.store.steady();
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Runs inside the block's savepoint (importBlock's `alsoWrite`): senders commit with the block, no extra flush. */
+  private readonly writeSenders = (_db: unknown, hash: Uint8Array, senders: readonly Uint8Array[]): void => {
+    if (senders.length > 0) this.putSenders.run(hash, concatBytes(...senders));
+  };
+
+  private update(imported: ImportedBlock, header: Header, block: Block, durable: boolean): HeadUpdate {
+    return {
+      number: imported.number,
+      hash: imported.hash,
+      headerRlp: ethereumHeaderCodec.encode(header),
+      txHashes: block.transactions.map((t) => t.hash),
+      gasUsed: imported.gasUsed,
+      timings: imported.timings,
+      durable,
+    };
+  }
+
+  private headerReader(): HeaderReader {
+    return {
+      headerByHash: (hash) => {
+        const row = this.store.getHeaderByHash(hash);
+        return row ? ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp) : undefined;
+      },
+    };
+  }
+}

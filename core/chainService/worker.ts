@@ -1,0 +1,62 @@
+/**
+ * Entry of the chain thread: opens the ChainService (the datadir's only writer) and runs requests one at a time, in
+ * arrival order, so production, import and unwinding never interleave. With `recoveryWorkers` > 0 (a follower) it
+ * also owns the sender recovery pool (docs/decisions/0014), started and warmed up before `ready`, closed after the
+ * store. Posts `ready` once the store is open.
+ */
+import { parentPort } from 'node:worker_threads';
+import { XoneError } from '../errors.ts';
+import { createSenderRecovery, type SenderRecovery } from '../runtime/recovery/index.ts';
+import { startHeapDiag } from '../runtime/heapDiag.ts';
+import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
+import { ChainService, type HeadUpdate } from './chainService.ts';
+import { packUpdates } from './packedUpdates.ts';
+import type { ChainReply, ChainRequest, ChainWorkerData } from './types.ts';
+
+const port = parentPort;
+if (!port) throw new Error('chain worker: no parent port');
+startHeapDiag('chain');
+
+let service: ChainService;
+let recovery: SenderRecovery | undefined;
+try {
+  const data = tsWorkerData<ChainWorkerData>();
+  service = ChainService.open(data);
+  if (data.recoveryWorkers) service.senderRecovery = recovery = await createSenderRecovery({ workers: data.recoveryWorkers });
+  port.postMessage({ type: 'ready' });
+} catch (err) {
+  port.postMessage({ type: 'ready', error: (err as Error).message });
+  throw err;
+}
+
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (msg: ChainRequest | { type: 'close' }) => {
+  if ('type' in msg) {
+    queue = queue.then(async () => {
+      service.close();
+      await recovery?.close();
+      port.postMessage({ type: 'closed' });
+    });
+    return;
+  }
+  queue = queue.then(async () => {
+    let reply: ChainReply;
+    try {
+      const fn = service[msg.method] as (...args: unknown[]) => unknown;
+      const value = await fn.apply(service, msg.args);
+      // A follower batch's tx hashes travel packed (packedUpdates.ts): one buffer per block, not one per hash.
+      reply = { id: msg.id, ok: true, value: msg.method === 'importBlocks' ? packUpdates(value as HeadUpdate[]) : value };
+    } catch (err) {
+      const e = err as Error;
+      reply = {
+        id: msg.id,
+        ok: false,
+        error:
+          err instanceof XoneError
+            ? { name: e.name, code: err.code, message: e.message, meta: err.meta as Record<string, unknown> }
+            : { name: e.name, message: e.message },
+      };
+    }
+    port.postMessage(reply);
+  });
+});

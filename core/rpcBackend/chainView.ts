@@ -1,0 +1,239 @@
+/**
+ * The RPC's ChainView over the store: reads go through a read-only connection (its own WAL snapshot, never queued
+ * behind the writer), the head comes from memory, and decoded recent blocks are kept in a small LRU so a burst of
+ * calls about the same block decodes it once.
+ */
+import { decodeBlock, type Block } from '../chain/block/index.ts';
+import type { ChainConfig } from '../chain/forks.ts';
+import { ethereumHeaderCodec, headerHash, type Header } from '../chain/header/index.ts';
+import { decodeReceiptsFromStorage, encodeReceipt, type Receipt } from '../chain/receipt/index.ts';
+import { recoverSender } from '../chain/transaction/index.ts';
+import { bytesToHex } from '../primitives/hex.ts';
+import { decodeRlp } from '../primitives/rlp.ts';
+import type { FeeHistoryBlock, ChainView, LogQuery } from '../rpc/interface.ts';
+import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData, TxLocation } from '../rpc/encode/types.ts';
+import { expectedBaseFee } from '../exec/header/baseFee.ts';
+import { forkAt } from '../chain/forks.ts';
+import type { ChainReader } from '../store/index.ts';
+import { rawBlock } from '../store/read/rawBlock.ts';
+import { blockData, effectiveGasPrice, headerData, receiptsData, transactionData } from './convert.ts';
+import { TotalDifficulty } from './totalDifficulty.ts';
+import { CliqueTags } from './cliqueTags.ts';
+
+interface DecodedBlock {
+  block: Block;
+  hash: Uint8Array;
+  senders: Uint8Array[];
+  size: number;
+  receipts?: Receipt[];
+}
+
+export interface ChainHead {
+  header: Header;
+  hash: Uint8Array;
+}
+
+const CACHE_BLOCKS = 64;
+const GWEI = 1_000_000_000n;
+
+export class StoreChainView implements ChainView {
+  private readonly blocks = new Map<string, DecodedBlock>();
+  private readonly senderStmt;
+  private readonly totalDifficulty: TotalDifficulty;
+  private readonly tags: CliqueTags;
+
+  constructor(
+    private readonly reader: ChainReader,
+    private readonly config: ChainConfig,
+    private readonly currentHead: () => ChainHead,
+    private readonly syncState: () => false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } = () => false,
+  ) {
+    this.totalDifficulty = new TotalDifficulty(reader);
+    this.tags = new CliqueTags(config, (n) => this.getHeaderByNumber(n)?.extraData ?? null);
+    this.senderStmt = reader.db.prepare<[Uint8Array], { senders: Uint8Array }>('SELECT senders FROM block_senders WHERE block_hash = ?');
+  }
+
+  chainId(): bigint {
+    return this.config.chainId;
+  }
+
+  head(): HeaderData {
+    const h = this.currentHead();
+    return headerData(h.header, h.hash);
+  }
+
+  /** head − 1 with several Clique signers, the head with one (docs/decisions/0011-rpc-block-tags-poa.md). */
+  safeNumber(): bigint {
+    return this.tags.safe(this.currentHead().header.number);
+  }
+
+  /** head − (floor(N/2) + 1) with N Clique signers, the head with one (docs/decisions/0011-rpc-block-tags-poa.md). */
+  finalizedNumber(): bigint {
+    return this.tags.finalized(this.currentHead().header.number);
+  }
+
+  getHeaderByNumber(number: bigint): HeaderData | null {
+    if (number > Number.MAX_SAFE_INTEGER) return null;
+    const row = this.reader.getHeaderByNumber(Number(number));
+    return row ? headerData(decodeHeader(row.headerRlp), row.hash) : null;
+  }
+
+  getHeaderByHash(hash: Uint8Array): HeaderData | null {
+    const row = this.reader.getHeaderByHash(hash);
+    return row ? headerData(decodeHeader(row.headerRlp), row.hash) : null;
+  }
+
+  getBlockByHash(hash: Uint8Array): BlockData | null {
+    const d = this.decoded(hash);
+    if (!d) return null;
+    const data = blockData(
+      d.block,
+      d.hash,
+      d.senders,
+      d.size,
+      d.block.ommers.map((o) => headerHash(o)),
+    );
+    const td = this.totalDifficulty.of(hash);
+    // geth reports TD for proof-of-work and Clique blocks; past the merge (TD reached the terminal TD) it omits it.
+    const ttd = this.config.terminalTotalDifficulty;
+    if (td !== undefined && (ttd === undefined || td < ttd)) data.totalDifficulty = td;
+    return data;
+  }
+
+  getReceipts(blockHash: Uint8Array): ReceiptData[] | null {
+    const d = this.decoded(blockHash);
+    if (!d) return null;
+    return receiptsData(d.block, d.hash, d.senders, this.receiptsOf(d));
+  }
+
+  getTransaction(hash: Uint8Array): { tx: TransactionData; location: TxLocation } | null {
+    const loc = this.reader.getTxLocation(hash);
+    const d = loc && this.decoded(loc.blockHash);
+    if (!loc || !d) return null;
+    const tx = d.block.transactions[loc.txIndex];
+    return {
+      tx: transactionData(tx, d.senders[loc.txIndex]),
+      location: {
+        blockHash: loc.blockHash,
+        blockNumber: BigInt(loc.blockNumber),
+        index: loc.txIndex,
+        ...(d.block.header.baseFeePerGas !== undefined ? { baseFeePerGas: d.block.header.baseFeePerGas } : {}),
+      },
+    };
+  }
+
+  getReceipt(txHash: Uint8Array): ReceiptData | null {
+    const loc = this.reader.getTxLocation(txHash);
+    if (!loc) return null;
+    return this.getReceipts(loc.blockHash)?.[loc.txIndex] ?? null;
+  }
+
+  getRawBlock(hash: Uint8Array): Uint8Array | null {
+    return rawBlock(this.reader, hash) ?? null;
+  }
+
+  getRawHeader(hash: Uint8Array): Uint8Array | null {
+    return this.reader.getHeaderByHash(hash)?.headerRlp ?? null;
+  }
+
+  getRawReceipts(hash: Uint8Array): Uint8Array[] | null {
+    const d = this.decoded(hash);
+    return d ? this.receiptsOf(d).map(encodeReceipt) : null;
+  }
+
+  getRawTransaction(hash: Uint8Array): Uint8Array | null {
+    const loc = this.reader.getTxLocation(hash);
+    const d = loc && this.decoded(loc.blockHash);
+    return loc && d ? d.block.transactions[loc.txIndex].raw : null;
+  }
+
+  getLogs(query: LogQuery, opts: { limit: number; signal: AbortSignal }): LogData[] {
+    const hits = this.reader.getLogs({
+      fromBlock: Number(query.fromBlock),
+      toBlock: Number(query.toBlock),
+      ...(query.addresses.length ? { address: query.addresses } : {}),
+      topics: query.topics,
+      limit: opts.limit,
+    });
+    const out: LogData[] = [];
+    for (const hit of hits) {
+      if (opts.signal.aborted) break;
+      if (query.blockHash && bytesToHex(hit.blockHash) !== bytesToHex(query.blockHash)) continue;
+      const receipts = this.getReceipts(hit.blockHash);
+      const log = receipts?.[hit.txIndex]?.logs.find((l) => l.logIndex === hit.logIndex);
+      if (log) out.push(log);
+    }
+    return out;
+  }
+
+  feeHistoryBlock(number: bigint): FeeHistoryBlock | null {
+    const row = number <= Number.MAX_SAFE_INTEGER ? this.reader.getHeaderByNumber(Number(number)) : undefined;
+    const d = row && this.decoded(row.hash);
+    if (!d) return null;
+    const h = d.block.header;
+    const baseFee = h.baseFeePerGas ?? 0n;
+    const receipts = this.receiptsOf(d);
+    let previous = 0n;
+    const fork = forkAt(this.config, Number(h.number), Number(h.timestamp));
+    return {
+      number: h.number,
+      baseFeePerGas: baseFee,
+      nextBaseFeePerGas: h.baseFeePerGas !== undefined ? expectedBaseFee(h, fork) : 0n,
+      gasUsed: h.gasUsed,
+      gasLimit: h.gasLimit,
+      txs: d.block.transactions.map((tx, i) => {
+        const gasUsed = receipts[i].cumulativeGasUsed - previous;
+        previous = receipts[i].cumulativeGasUsed;
+        return { tip: effectiveGasPrice(tx, h.baseFeePerGas) - baseFee, gasUsed };
+      }),
+    };
+  }
+
+  /** geth's oracle in short: the 60th percentile of the tips paid in the last 20 blocks, 1 gwei when there are none. */
+  suggestTip(): bigint {
+    const head = this.currentHead().header.number;
+    const tips: bigint[] = [];
+    for (let n = head; n >= 0n && n > head - 20n; n--) {
+      const fh = this.feeHistoryBlock(n);
+      if (fh) for (const t of fh.txs) tips.push(t.tip);
+    }
+    if (tips.length === 0) return GWEI;
+    tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return tips[Math.floor((tips.length - 1) * 0.6)];
+  }
+
+  syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } {
+    return this.syncState();
+  }
+
+  private decoded(hash: Uint8Array): DecodedBlock | undefined {
+    const key = bytesToHex(hash);
+    const hit = this.blocks.get(key);
+    if (hit) {
+      this.blocks.delete(key);
+      this.blocks.set(key, hit);
+      return hit;
+    }
+    const raw = rawBlock(this.reader, hash);
+    if (!raw) return undefined;
+    const block = decodeBlock(raw);
+    const packed = this.senderStmt.get(hash)?.senders;
+    const senders =
+      packed && packed.length === block.transactions.length * 20
+        ? block.transactions.map((_, i) => packed.subarray(i * 20, i * 20 + 20))
+        : block.transactions.map((tx) => recoverSender(tx));
+    const d: DecodedBlock = { block, hash, senders, size: raw.length };
+    this.blocks.set(key, d);
+    if (this.blocks.size > CACHE_BLOCKS) this.blocks.delete(this.blocks.keys().next().value as string);
+    return d;
+  }
+
+  private receiptsOf(d: DecodedBlock): Receipt[] {
+    if (!d.receipts) d.receipts = decodeReceiptsFromStorage(this.reader.getReceipts(d.hash) ?? new Uint8Array([0xc0]));
+    return d.receipts;
+  }
+}
+
+function decodeHeader(rlp: Uint8Array): Header {
+  return ethereumHeaderCodec.decode(decodeRlp(rlp), rlp);
+}

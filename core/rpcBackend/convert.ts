@@ -1,0 +1,126 @@
+/**
+ * From chain types (core/chain) to the RPC's data shapes (core/rpc/encode/types.ts): the per-block context a receipt
+ * or log needs (block hash/number, per-transaction gas used, effective gas price, contract address) is derived here.
+ */
+import type { Block } from '../chain/block/index.ts';
+import type { Header } from '../chain/header/index.ts';
+import type { Receipt } from '../chain/receipt/index.ts';
+import type { Transaction } from '../chain/transaction/index.ts';
+import { bigIntToBytes } from '../primitives/hex.ts';
+import { keccak256 } from '../primitives/keccak.ts';
+import { encodeRlp } from '../primitives/rlp.ts';
+import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData } from '../rpc/encode/types.ts';
+
+export function headerData(header: Header, hash: Uint8Array): HeaderData {
+  return {
+    hash,
+    parentHash: header.parentHash,
+    uncleHash: header.ommersHash,
+    coinbase: header.coinbase,
+    stateRoot: header.stateRoot,
+    transactionsRoot: header.transactionsRoot,
+    receiptsRoot: header.receiptsRoot,
+    logsBloom: header.logsBloom,
+    difficulty: header.difficulty,
+    number: header.number,
+    gasLimit: header.gasLimit,
+    gasUsed: header.gasUsed,
+    timestamp: header.timestamp,
+    extraData: header.extraData,
+    mixHash: header.mixHash,
+    nonce: header.nonce,
+    ...(header.baseFeePerGas !== undefined ? { baseFeePerGas: header.baseFeePerGas } : {}),
+    ...(header.withdrawalsRoot !== undefined ? { withdrawalsRoot: header.withdrawalsRoot } : {}),
+  };
+}
+
+export function transactionData(tx: Transaction, from: Uint8Array): TransactionData {
+  const data: TransactionData = {
+    type: tx.type,
+    hash: tx.hash,
+    from,
+    to: tx.to ?? null,
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    gasPrice: tx.gasPrice,
+    value: tx.value,
+    data: tx.data,
+    v: tx.v,
+    r: tx.r,
+    s: tx.s,
+  };
+  if (tx.chainId !== undefined) data.chainId = tx.chainId;
+  if (tx.type !== 0) data.accessList = tx.accessList;
+  if (tx.type === 2) {
+    data.maxFeePerGas = tx.maxFeePerGas;
+    data.maxPriorityFeePerGas = tx.maxPriorityFeePerGas;
+  }
+  return data;
+}
+
+/** What the transaction paid per gas in a block with `baseFee`. */
+export function effectiveGasPrice(tx: Transaction, baseFee: bigint | undefined): bigint {
+  if (tx.type !== 2 || baseFee === undefined) return tx.gasPrice;
+  const tip = tx.maxFeePerGas - baseFee < tx.maxPriorityFeePerGas ? tx.maxFeePerGas - baseFee : tx.maxPriorityFeePerGas;
+  return baseFee + tip;
+}
+
+/** keccak256(RLP([sender, nonce]))[12:]: the address a create transaction deploys to. */
+export function createdAddress(sender: Uint8Array, nonce: bigint): Uint8Array {
+  return keccak256(encodeRlp([sender, bigIntToBytes(nonce)])).subarray(12);
+}
+
+export function blockData(
+  block: Block,
+  hash: Uint8Array,
+  senders: readonly Uint8Array[],
+  size: number,
+  ommerHashes: Uint8Array[],
+): BlockData {
+  return {
+    header: headerData(block.header, hash),
+    transactions: block.transactions.map((tx, i) => transactionData(tx, senders[i])),
+    uncles: ommerHashes,
+    ...(block.withdrawals ? { withdrawals: block.withdrawals.map((w) => ({ ...w })) } : {}),
+    size: BigInt(size),
+  };
+}
+
+/** Receipts with their context, and the block's logs with block-wide log indexes. */
+export function receiptsData(block: Block, hash: Uint8Array, senders: readonly Uint8Array[], receipts: readonly Receipt[]): ReceiptData[] {
+  let previousGas = 0n;
+  let logIndex = 0;
+  return receipts.map((r, i) => {
+    const tx = block.transactions[i];
+    const logs: LogData[] = r.logs.map((l) => ({
+      address: l.address,
+      topics: l.topics,
+      data: l.data,
+      blockNumber: block.header.number,
+      blockHash: hash,
+      transactionHash: tx.hash,
+      transactionIndex: i,
+      logIndex: logIndex++,
+      removed: false,
+    }));
+    const data: ReceiptData = {
+      type: r.type,
+      cumulativeGasUsed: r.cumulativeGasUsed,
+      gasUsed: r.cumulativeGasUsed - previousGas,
+      effectiveGasPrice: effectiveGasPrice(tx, block.header.baseFeePerGas),
+      logsBloom: r.logsBloom,
+      logs,
+      transactionHash: tx.hash,
+      transactionIndex: i,
+      blockHash: hash,
+      blockNumber: block.header.number,
+      from: senders[i],
+      to: tx.to ?? null,
+      contractAddress: tx.to === undefined ? createdAddress(senders[i], tx.nonce) : null,
+    };
+    if (r.status !== undefined) data.status = r.status;
+    if (r.postState !== undefined) data.root = r.postState;
+    previousGas = r.cumulativeGasUsed;
+    return data;
+  });
+}

@@ -1,0 +1,98 @@
+/** The RPC's ExecutionView: eth_call / estimateGas / createAccessList at a block, through core/exec/call. */
+import type { ChainConfig } from '../chain/forks.ts';
+import {
+  call,
+  callEnvironmentAt,
+  CallError,
+  createAccessList,
+  estimateGas,
+  type CallRequest as ExecCallRequest,
+} from '../exec/call/index.ts';
+import { XoneError } from '../errors.ts';
+import type { CallRequest, ExecOptions, ExecOutcome, ExecutionView } from '../rpc/interface.ts';
+import type { AccessListEntry, HeaderData } from '../rpc/encode/types.ts';
+import type { ChainReader } from '../store/index.ts';
+
+export interface ExecViewOptions {
+  /** Wall-clock budget of one call (geth --rpc.evmtimeout). */
+  timeoutMs: number;
+}
+
+function request(req: CallRequest): ExecCallRequest {
+  const out: ExecCallRequest = {};
+  if (req.from) out.from = req.from;
+  if (req.to) out.to = req.to;
+  if (req.gas !== undefined) out.gas = req.gas;
+  if (req.gasPrice !== undefined) out.gasPrice = req.gasPrice;
+  if (req.maxFeePerGas !== undefined) out.maxFeePerGas = req.maxFeePerGas;
+  if (req.maxPriorityFeePerGas !== undefined) out.maxPriorityFeePerGas = req.maxPriorityFeePerGas;
+  if (req.value !== undefined) out.value = req.value;
+  if (req.data) out.data = req.data;
+  if (req.accessList) out.accessList = req.accessList;
+  if (req.nonce !== undefined) out.nonce = req.nonce;
+  return out;
+}
+
+/** CallError → the wire's error classes (core/rpc/errors.ts CORE_ERROR_CODES). */
+function rethrow(err: unknown): never {
+  if (err instanceof CallError) {
+    if (err.code === 'CALL_REVERTED') throw new XoneError('EXECUTION_REVERTED', 'execution reverted', { data: err.meta.data });
+    if (err.code === 'CALL_TIMEOUT') throw new XoneError('DEADLINE_EXCEEDED', err.message);
+    throw new XoneError('VM_ERROR', err.message);
+  }
+  throw err;
+}
+
+export class StoreExecutionView implements ExecutionView {
+  constructor(
+    private readonly reader: ChainReader,
+    private readonly config: ChainConfig,
+    private readonly options: ExecViewOptions,
+  ) {}
+
+  private env(at: HeaderData) {
+    return callEnvironmentAt(this.reader, this.config, Number(at.number));
+  }
+
+  async call(req: CallRequest, at: HeaderData, opts: ExecOptions): Promise<ExecOutcome> {
+    try {
+      const r = await call(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
+      if (r.reverted) return { status: 'revert', returnData: r.returnData, gasUsed: r.gasUsed };
+      if (r.error) return { status: 'error', error: r.error, gasUsed: r.gasUsed };
+      return { status: 'success', returnData: r.returnData, gasUsed: r.gasUsed };
+    } catch (err) {
+      rethrow(err);
+    }
+  }
+
+  async estimateGas(
+    req: CallRequest,
+    at: HeaderData,
+    opts: ExecOptions,
+  ): Promise<{ status: 'success'; gas: bigint } | Exclude<ExecOutcome, { status: 'success' }>> {
+    try {
+      return {
+        status: 'success',
+        gas: await estimateGas(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs }),
+      };
+    } catch (err) {
+      if (err instanceof CallError && err.code === 'CALL_REVERTED') {
+        return { status: 'revert', returnData: (err.meta.data as Uint8Array | undefined) ?? new Uint8Array(0), gasUsed: 0n };
+      }
+      if (err instanceof CallError && err.code !== 'CALL_TIMEOUT') return { status: 'error', error: err.message, gasUsed: 0n };
+      rethrow(err);
+    }
+  }
+
+  async createAccessList(
+    req: CallRequest,
+    at: HeaderData,
+    opts: ExecOptions,
+  ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
+    try {
+      return await createAccessList(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
+    } catch (err) {
+      rethrow(err);
+    }
+  }
+}

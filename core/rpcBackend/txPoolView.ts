@@ -1,0 +1,47 @@
+/** The RPC's TxPoolView over the node's TxPool: decoding, geth's refusal messages, pending lookups. */
+import { decodeTransaction } from '../chain/transaction/index.ts';
+import { XoneError } from '../errors.ts';
+import type { TxPoolView } from '../rpc/interface.ts';
+import type { TransactionData } from '../rpc/encode/types.ts';
+import type { TxPool } from '../txpool/index.ts';
+import { transactionData } from './convert.ts';
+
+export class NodeTxPoolView implements TxPoolView {
+  constructor(
+    private readonly pool: TxPool,
+    private readonly stateNonce: (address: Uint8Array) => bigint,
+  ) {}
+
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    try {
+      return this.pool.add(decodeTransaction(raw)).hash;
+    } catch (err) {
+      // Every refusal (bad encoding, static rule, pool rule) reaches the wire as -32000 with geth's message.
+      if (err instanceof XoneError) throw new XoneError('TXPOOL_REJECTED', err.message, { reason: err.code });
+      throw err;
+    }
+  }
+
+  getPendingTransaction(hash: Uint8Array): TransactionData | null {
+    const p = this.pool.get(hash);
+    return p ? transactionData(p.tx, p.sender) : null;
+  }
+
+  pendingNonce(address: Uint8Array): bigint {
+    return this.pool.pendingNonce(address, this.stateNonce(address));
+  }
+
+  status(): { pending: number; queued: number } {
+    return this.pool.status();
+  }
+
+  content(): { pending: TransactionData[]; queued: TransactionData[] } {
+    const pending: TransactionData[] = [];
+    const queued: TransactionData[] = [];
+    for (const entry of this.pool.content().values()) {
+      for (const p of entry.pending) pending.push(transactionData(p.tx, p.sender));
+      for (const p of entry.queued) queued.push(transactionData(p.tx, p.sender));
+    }
+    return { pending, queued };
+  }
+}

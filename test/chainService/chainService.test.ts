@@ -1,0 +1,74 @@
+/** The chain service with a real datadir: a producer seals and commits blocks, a follower verifies and imports them. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChainService } from '../../core/chainService/chainService.ts';
+import { rawBlock } from '../../core/store/read/rawBlock.ts';
+import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
+import { datadirFactory } from '../store/support/tmpDatadir.ts';
+import { accounts, genesis, signerKey, transfer } from '../sync/support/chain.ts';
+
+const newDatadir = datadirFactory();
+const open: ChainService[] = [];
+afterEach(() => {
+  while (open.length) open.pop()?.close();
+});
+
+function service(datadir: string, batch: number, withSigner: boolean): ChainService {
+  const s = ChainService.open({ datadir, genesis, batch, ...(withSigner ? { signerKey } : {}) });
+  open.push(s);
+  return s;
+}
+
+describe('ChainService', () => {
+  it('default: the producer seals blocks with transactions, durably, and they survive a reopen', async () => {
+    const datadir = newDatadir();
+    const producer = service(datadir, 0, true);
+    const t0 = transfer(0n);
+    const first = await producer.produce({ txs: [t0], timestamp: 10n });
+    expect(first.head.number).toBe(1n);
+    expect(first.head.durable).toBe(true);
+    expect(first.head.txHashes.map(bytesToHex)).toEqual([bytesToHex(t0.hash)]);
+    // The pool's sender is stored with the block, in the block's own commit.
+    const row = producer.store.db.prepare('SELECT senders FROM block_senders WHERE block_hash = ?').get(first.head.hash) as {
+      senders: Uint8Array;
+    };
+    expect(bytesToHex(row.senders)).toBe(bytesToHex(t0.sender));
+    const second = await producer.produce({ txs: [transfer(1n)], timestamp: 12n });
+    expect(second.head.number).toBe(2n);
+    producer.close();
+    open.pop();
+    const reopened = service(datadir, 0, true);
+    expect(bytesToHex(reopened.head().hash)).toBe(bytesToHex(second.head.hash));
+  });
+
+  it('behavior: a transaction the state no longer admits is dropped, the block still sealed', async () => {
+    const producer = service(newDatadir(), 0, true);
+    const stale = transfer(5n); // nonce gap: the account's nonce is 0
+    const result = await producer.produce({ txs: [transfer(0n), stale], timestamp: 10n });
+    expect(result.dropped.map(bytesToHex)).toEqual([bytesToHex(stale.hash)]);
+    expect(result.head.txHashes).toHaveLength(1);
+  });
+
+  it('behavior: a follower verifies seals and imports the producer blocks in one batch', async () => {
+    const producer = service(newDatadir(), 0, true);
+    const heads = [];
+    for (let i = 0n; i < 3n; i++) heads.push((await producer.produce({ txs: [transfer(i)], timestamp: 10n + 2n * i })).head);
+    const follower = service(newDatadir(), 128, false);
+    const raws = heads.map((h) => rawBlock(producer.store, h.hash) as Uint8Array);
+    const imported = await follower.importBlocks(raws);
+    expect(imported.map((h) => bytesToHex(h.hash))).toEqual(heads.map((h) => bytesToHex(h.hash)));
+    expect(follower.durability().kind).toBe('Degraded');
+    follower.steady();
+    expect(follower.durability().kind).toBe('Durable');
+  });
+
+  it('error: a follower refuses a block whose seal was not made by a signer', async () => {
+    const producer = service(newDatadir(), 0, true);
+    const forged = ChainService.open({ datadir: newDatadir(), genesis, batch: 0, signerKey: hexToBytes(accounts[1].privateKey) });
+    open.push(forged);
+    const head = (await forged.produce({ txs: [], timestamp: 10n })).head;
+    const follower = service(newDatadir(), 0, false);
+    await expect(follower.importBlocks([rawBlock(forged.store, head.hash) as Uint8Array])).rejects.toThrow(/unauthorized signer/);
+    expect(follower.head().number).toBe(0n);
+    expect(producer.head().number).toBe(0n);
+  });
+});
