@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { constantTimeEqual } from '../keys/hash.ts';
-import { KeyPolicyError, type KeyService } from '../keys/keyService.ts';
-import type { ApiKeyPolicy } from '../keys/types.ts';
+import type { KeyService } from '../keys/keyService.ts';
+import { KeyPolicyError } from '../keys/validatePolicy.ts';
 
 /** What the admin app serves. */
 export interface AdminDeps {
@@ -11,7 +11,22 @@ export interface AdminDeps {
   metricsText?: () => Promise<string>;
 }
 
-const POLICY_FIELDS = ['label', 'tier', 'limits', 'allowMethods', 'denyMethods', 'allowIps', 'allowOrigins', 'expiresAt'] as const;
+/** The longest overlap a rotation may ask for (a year): longer is a typo, not a policy. */
+const MAX_OVERLAP_SEC = 365 * 86_400;
+
+/** The JSON body of an admin call: empty is `{}`, anything that is not a JSON object is a 400 naming the body. */
+async function jsonBody(req: Request): Promise<Record<string, unknown>> {
+  const text = await req.text();
+  if (text.trim() === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new KeyPolicyError('(body): not valid JSON', '(body)');
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new KeyPolicyError('(body): expected a JSON object', '(body)');
+  return v as Record<string, unknown>;
+}
 
 /**
  * The admin API, on its own port with its own bearer token (compared in constant time): key CRUD (create returns the
@@ -28,18 +43,21 @@ export function createAdminApp({ token, keys, metricsText }: AdminDeps): Hono {
   app.get('/metrics', async (c) => c.text(metricsText ? await metricsText() : '', 200, { 'content-type': 'text/plain; version=0.0.4' }));
   if (keys) {
     app.get('/keys', async (c) => c.json(await keys.list()));
-    app.post('/keys', async (c) => {
-      const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
-      const policy: Partial<ApiKeyPolicy> = {};
-      for (const f of POLICY_FIELDS) if (body[f] !== undefined) (policy as Record<string, unknown>)[f] = body[f];
-      return c.json(await keys.create(policy), 201);
-    });
+    // Every field is validated (types, ranges, unknown fields) by KeyService: a 400 names the first bad one.
+    app.post('/keys', async (c) => c.json(await keys.create(await jsonBody(c.req.raw)), 201));
     app.post('/keys/:id/revoke', async (c) => c.json(await keys.revoke(c.req.param('id'))));
     app.post('/keys/:id/rotate', async (c) => {
-      const body = (await c.req.json().catch(() => ({}))) as { overlapSec?: number };
-      return c.json(await keys.rotate(c.req.param('id'), (body.overlapSec ?? 86_400) * 1000));
+      const body = await jsonBody(c.req.raw);
+      for (const k of Object.keys(body)) if (k !== 'overlapSec') throw new KeyPolicyError(`${k}: unknown field`, k);
+      const overlap = body.overlapSec ?? 86_400;
+      if (typeof overlap !== 'number' || !Number.isFinite(overlap) || overlap < 0 || overlap > MAX_OVERLAP_SEC)
+        throw new KeyPolicyError(`overlapSec: expected a number of seconds in [0, ${MAX_OVERLAP_SEC}]`, 'overlapSec');
+      return c.json(await keys.rotate(c.req.param('id'), overlap * 1000));
     });
   }
-  app.onError((err, c) => (err instanceof KeyPolicyError ? c.json({ error: err.message }, 400) : c.json({ error: 'internal error' }, 500)));
+  app.onError((err, c) => {
+    if (!(err instanceof KeyPolicyError)) return c.json({ error: 'internal error' }, 500);
+    return c.json({ error: err.message, field: err.field ?? null }, err.field === 'id' ? 404 : 400);
+  });
   return app;
 }

@@ -1,4 +1,5 @@
 import { parseCidr } from '../address/ip.ts';
+import { bucketProblems } from '../ratelimit/bucketBounds.ts';
 import { DEFAULT_CONFIG } from './defaults.ts';
 import type { GatewayConfig, TierConfig, UpstreamConfig } from './types.ts';
 
@@ -79,8 +80,8 @@ function checkTiers(raw: unknown, problems: string[]): Record<string, TierConfig
   for (const [name, t] of Object.entries(raw)) {
     const base = DEFAULT_CONFIG.tiers[name] ?? DEFAULT_CONFIG.tiers.default;
     const tier = overlay({ ...base, allowMethods: [] }, t, `tiers.${name}`, problems) as TierConfig;
-    if (!(tier.ratePerSec > 0)) problems.push(`tiers.${name}.ratePerSec: expected > 0`);
-    if (!(tier.burst >= 1)) problems.push(`tiers.${name}.burst: expected >= 1`);
+    // Same bounds as a key's own limits (gateway/ratelimit/bucketBounds.ts); a bad type is already reported above.
+    if (typeof tier.ratePerSec === 'number' && typeof tier.burst === 'number') problems.push(...bucketProblems(tier, `tiers.${name}`));
     if (isObj(t) && !('allowMethods' in t)) delete tier.allowMethods;
     out[name] = tier;
   }

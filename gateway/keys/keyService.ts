@@ -1,5 +1,6 @@
 import { generateKey, type KeyHasher } from './hash.ts';
-import type { ApiKeyPolicy, ApiKeyRecord, KeyStore } from './types.ts';
+import type { ApiKeyRecord, KeyStore } from './types.ts';
+import { KeyPolicyError, validatePolicy } from './validatePolicy.ts';
 
 /** A key record as shown to operators: everything but the hash. */
 export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
@@ -22,9 +23,10 @@ export class KeyService {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  async create(policy: Partial<ApiKeyPolicy>): Promise<{ key: string; record: ApiKeyView }> {
+  /** Creates a key; `raw` is validated field by field (KeyPolicyError names the first bad one). */
+  async create(raw: unknown): Promise<{ key: string; record: ApiKeyView }> {
+    const policy = validatePolicy(raw, this.knownTiers, this.now());
     const tier = policy.tier ?? 'default';
-    if (!this.knownTiers.includes(tier)) throw new KeyPolicyError(`unknown tier "${tier}" (known: ${this.knownTiers.join(', ')})`);
     const { key, id, prefix } = generateKey();
     const record: ApiKeyRecord = {
       ...policy,
@@ -56,6 +58,8 @@ export class KeyService {
   async rotate(id: string, overlapMs: number): Promise<{ key: string; record: ApiKeyView; old: ApiKeyView }> {
     const old = await this.mustGet(id);
     const { id: _id, prefix: _p, hash: _h, createdAt: _c, disabled: _d, revokedAt: _r, rotatedTo: _t, ...policy } = old;
+    // An expiry already past would make the replacement invalid at birth: the new key does not inherit it.
+    if (policy.expiresAt !== undefined && policy.expiresAt <= this.now()) delete policy.expiresAt;
     const fresh = await this.create(policy);
     old.rotatedTo = fresh.record.id;
     old.expiresAt = Math.min(old.expiresAt ?? Infinity, this.now() + overlapMs);
@@ -65,15 +69,7 @@ export class KeyService {
 
   private async mustGet(id: string): Promise<ApiKeyRecord> {
     const r = await this.store.get(id);
-    if (!r) throw new KeyPolicyError(`no key with id ${id}`);
+    if (!r) throw new KeyPolicyError(`no key with id ${id.slice(0, 64)}`, 'id');
     return r;
-  }
-}
-
-/** A key operation the caller got wrong (unknown id or tier). */
-export class KeyPolicyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'KeyPolicyError';
   }
 }

@@ -27,7 +27,7 @@ describe('config', () => {
         'rateLimit.failMode.key: expected open, closed or local',
         'redis.url: required when rateLimit.backend is redis or cache.redis is true (or XONE_GATEWAY_REDIS_URL)',
         'identity.trustedProxies[0]: "10.0.0.0/99" is not an address or CIDR',
-        'tiers.default.ratePerSec: expected > 0',
+        'tiers.default.ratePerSec: expected a number > 0 and <= 1000000000',
         'tiers.anonymous: required',
         'admin.token: at least 16 characters required unless admin.port is 0 (or XONE_GATEWAY_ADMIN_TOKEN)',
       ]),

@@ -99,7 +99,8 @@ test('behavior: per-key IP and Origin allow-lists, expiry, method deny', async (
   });
   expect(ok.status).toBe(200);
   expect((ok.body as { error?: { code: number } }[])[1]?.error?.code).toBe(-32004);
-  const expired = await createKey({ tier: 'default', expiresAt: Date.now() - 1 });
+  const expired = await createKey({ tier: 'default', expiresAt: Date.now() + 300 });
+  await new Promise((r) => setTimeout(r, 400));
   expect((await post(a.url, call('eth_chainId'), { 'x-api-key': expired.key })).body).toMatchObject({
     error: { message: 'unauthorized: API key expired' },
   });
@@ -144,4 +145,81 @@ test('behavior: xone-gateway keys create / rotate against the same Redis (the CL
     process.stdout.write = write;
     process.env = saved;
   }
+});
+
+// Issue #17 item 1: POST /keys took {ratePerSec: 0, burst: 0} and {ratePerSec: "abc"} (201), and those keys were
+// then unlimited; {-1, 1e9} refused everything for decades. Every field is now checked and a 400 names it.
+test('error: the admin API refuses bad key policies with a 400 naming the field, and creates nothing', async () => {
+  const before = ((await (await fetch(`${a.adminUrl}/keys`, { headers: admin })).json()) as unknown[]).length;
+  const bad: [unknown, string][] = [
+    [{ limits: { ratePerSec: 0, burst: 0 } }, 'limits.ratePerSec'],
+    [{ limits: { ratePerSec: 'abc', burst: 10 } }, 'limits.ratePerSec'],
+    [{ limits: { ratePerSec: -1, burst: 1e9 } }, 'limits.ratePerSec'],
+    [{ limits: { ratePerSec: 5, burst: 0.5 } }, 'limits.burst'],
+    [{ limits: { ratePerSec: 5 } }, 'limits.burst'],
+    [{ limits: { ratePerSec: 5, burst: 10, extra: 1 } }, 'limits.extra'],
+    [{ limits: 'fast' }, 'limits'],
+    [{ tier: 'gold' }, 'tier'],
+    [{ tier: 7 }, 'tier'],
+    [{ label: 42 }, 'label'],
+    [{ allowMethods: 'eth_call' }, 'allowMethods'],
+    [{ denyMethods: ['eth call'] }, 'denyMethods'],
+    [{ allowIps: ['10.0.0.0/99'] }, 'allowIps'],
+    [{ allowOrigins: ['javascript:alert(1)//'] }, 'allowOrigins'],
+    [{ expiresAt: 'tomorrow' }, 'expiresAt'],
+    [{ expiresAt: Date.now() - 1 }, 'expiresAt'],
+    [{ ratePerSec: 10 }, 'ratePerSec'],
+    [[1, 2], '(body)'],
+    ['{not json', '(body)'],
+  ];
+  for (const [body, field] of bad) {
+    const res = await fetch(`${a.adminUrl}/keys`, {
+      method: 'POST',
+      headers: admin,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const answer = (await res.json()) as { error: string; field: string };
+    expect([res.status, answer.field], JSON.stringify(body)).toEqual([400, field]);
+    expect(answer.error.startsWith(field), answer.error).toBe(true);
+  }
+  const rotateBad = await fetch(`${a.adminUrl}/keys/000000000000/rotate`, { method: 'POST', headers: admin, body: '{"overlapSec":-5}' });
+  expect(rotateBad.status).toBe(400);
+  expect((await fetch(`${a.adminUrl}/keys/000000000000/revoke`, { method: 'POST', headers: admin })).status).toBe(404);
+  const after = ((await (await fetch(`${a.adminUrl}/keys`, { headers: admin })).json()) as unknown[]).length;
+  expect(after).toBe(before);
+  // A valid per-key limit is what the bucket holds: 3 admitted of 6 back-to-back calls.
+  const limited = await createKey({ tier: 'default', limits: { ratePerSec: 0.01, burst: 3 } });
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) statuses.push((await post(a.url, call('eth_chainId'), { 'x-api-key': limited.key })).status);
+  expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+});
+
+test('error: the CLI and the config file refuse the same bad limits', async () => {
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    XONE_GATEWAY_REDIS_URL: redis.url,
+    XONE_GATEWAY_KEY_SECRET: KEY_SECRET,
+    XONE_GATEWAY_UPSTREAMS: node.url,
+    XONE_GATEWAY_ADMIN_PORT: '0',
+  });
+  delete process.env.XONE_GATEWAY_CONFIG;
+  const err: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => {
+    err.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    expect(await main(['keys', 'create', '--rate', 'abc', '--burst', '10'])).toBe(1);
+    expect(await main(['keys', 'create', '--rate', '0', '--burst', '0'])).toBe(1);
+  } finally {
+    process.stderr.write = write;
+    process.env = saved;
+  }
+  expect(err.join('')).toMatch(/limits\.ratePerSec: expected a number > 0/);
+  expect(() =>
+    testConfig({ upstreams: [node.url], tiers: { anonymous: { ratePerSec: 0, burst: 0 }, default: { ratePerSec: 'abc', burst: 5 } } }),
+  ).toThrow(
+    /tiers\.anonymous\.ratePerSec: expected a number > 0[\s\S]*tiers\.anonymous\.burst: expected an integer >= 1[\s\S]*tiers\.default\.ratePerSec: expected a number/,
+  );
 });
