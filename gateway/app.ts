@@ -41,6 +41,8 @@ export function createApp(deps: AppDeps, answerPost: RpcPostHandler = createRpcP
       remote: deps.remoteAddress(c),
       readBody: (max) => readLimited(raw, max),
       requestId: c.get('requestId'),
+      // @hono/node-server and Workers abort the request's signal when the client disconnects.
+      clientGone: () => raw.signal?.aborted === true,
     });
     c.set('headersSent', true);
     return new Response(a.body, { status: a.status, headers: a.headers });

@@ -22,6 +22,8 @@ export interface RpcPostInput {
   readBody: (maxBytes: number) => Promise<string>;
   /** The request id, when the server assigned one already. */
   requestId?: string;
+  /** True once the client has gone away (closed the connection before the answer was written). */
+  clientGone?: () => boolean;
 }
 
 /** The HTTP answer: status, every header (X-Request-Id, RateLimit, X-Cache, Retry-After, content type), the body. */
@@ -35,6 +37,8 @@ export interface RpcPostAnswer {
 export type RpcPostHandler = (input: RpcPostInput) => Promise<RpcPostAnswer>;
 
 const REQUEST_ID_HEADER = 'X-Request-Id';
+/** The status logged when the client closed the connection before its answer (nginx's 499). */
+export const CLIENT_CLOSED = 499;
 
 /**
  * The gateway pipeline as one function: parse and limit → identity → method policy → rate buckets → answer the calls
@@ -94,7 +98,10 @@ export function createRpcPostHandler(deps: AppDeps, now: () => number = () => pe
       }
       answer = { status: e.httpStatus, headers: { ...extra, ...e.headers, 'content-type': 'application/json' }, body };
     }
-    logCalls(logOptions, { status: answer.status, rpc, who, requestId, totalMs: now() - startedAt });
+    // A client that left before its answer is not a gateway failure: logged and counted as 499 (nginx's "client
+    // closed request"), never as the 500 its aborted body read would otherwise become, so it stays out of 5xx alerts.
+    const status = input.clientGone?.() ? CLIENT_CLOSED : answer.status;
+    logCalls(logOptions, { status, rpc, who, requestId, totalMs: now() - startedAt });
     return answer;
   };
 }

@@ -35,7 +35,8 @@ export class UpstreamPool {
     fetchFn: FetchLike,
     private readonly now: () => number = () => Date.now(),
   ) {
-    this.upstreams = cfg.upstreams.map((u, i) => new Upstream(u, i, fetchFn));
+    const breaker = { errorRateThreshold: cfg.health.errorRateThreshold, openMs: cfg.health.intervalMs };
+    this.upstreams = cfg.upstreams.map((u, i) => new Upstream(u, i, fetchFn, breaker, now));
   }
 
   /** Highest head any upstream reported. */
@@ -47,7 +48,7 @@ export class UpstreamPool {
   unfitReason(u: Upstream): string | undefined {
     const h = this.cfg.health;
     if (u.syncing) return 'syncing';
-    if (u.errorRate > h.errorRateThreshold) return 'errors';
+    if (u.breaker.state(this.now()) === 'open') return 'errors';
     if (h.maxHeadAgeMs > 0 && u.headAt > 0 && this.now() - u.headAt > h.maxHeadAgeMs) return 'stale head';
     if (u.head >= 0 && this.bestHead - u.head > h.maxLagBlocks) return 'lagging';
     return undefined;

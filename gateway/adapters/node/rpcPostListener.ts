@@ -43,6 +43,10 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
       resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, total).toString('utf8')),
     );
     req.on('error', reject);
+    // A client that closes mid-body sends no 'end' (and not always an 'error'): settle instead of waiting forever.
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('client closed the connection'));
+    });
   });
 }
 
@@ -60,7 +64,15 @@ export function rpcPostListener(answerPost: RpcPostHandler, fallback: RequestLis
       return;
     }
     let unread = false;
+    let gone = false;
+    res.once('close', () => {
+      if (!res.writableFinished) gone = true;
+    });
+    req.once('close', () => {
+      if (!req.complete) gone = true;
+    });
     answerPost({
+      clientGone: () => gone,
       headers: headerLookup(req),
       pathKey: key || undefined,
       remote: req.socket.remoteAddress,
@@ -71,6 +83,7 @@ export function rpcPostListener(answerPost: RpcPostHandler, fallback: RequestLis
         }),
     }).then(
       (a) => {
+        if (gone || res.destroyed) return;
         const headers: Record<string, string> = { ...a.headers, 'content-length': String(Buffer.byteLength(a.body)) };
         // The rest of an oversized body is never read: close the connection instead of parsing it as the next request.
         if (unread) headers.connection = 'close';
