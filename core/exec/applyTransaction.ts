@@ -12,8 +12,9 @@ import type { JournaledState } from '../state/journaledState.ts';
 import { keyOf } from '../state/keys.ts';
 import { TxInvalidError } from './errors.ts';
 import type { EvmBlock, EvmHost } from './evmHost.ts';
-import { intrinsicGasOf, MAX_INITCODE_SIZE } from './intrinsicGas.ts';
-import type { AccessListEntry, BlockEnv, ExecTx, Log, TxResult } from './types.ts';
+import { effectiveGasPrice, intrinsicGas, MAX_INIT_CODE_SIZE, type AccessListItem } from '../chain/transaction/index.ts';
+import type { Log } from '../chain/receipt/index.ts';
+import type { BlockEnv, ExecTx, TxResult } from './types.ts';
 
 const MAX_NONCE = 2n ** 64n - 1n;
 
@@ -33,7 +34,7 @@ export interface ApplyTxOptions {
 
 /** `TxResult` plus the reported access list when asked for. */
 export interface AppliedTx extends TxResult {
-  accessList?: AccessListEntry[];
+  accessList?: AccessListItem[];
   /** Whether the fast path ran. */
   fastPath: boolean;
 }
@@ -44,13 +45,6 @@ function invalid(
   meta: Record<string, unknown> = {},
 ): TxInvalidError {
   return new TxInvalidError(code, `invalid transaction: ${message}`, meta);
-}
-
-/** Fee the sender pays per gas, after the validity checks that make it well defined. */
-function effectiveGasPrice(tx: ExecTx, env: BlockEnv): bigint {
-  if (tx.type !== 2 || env.baseFee === undefined) return tx.gasPrice;
-  const withTip = env.baseFee + tx.maxPriorityFeePerGas;
-  return withTip < tx.maxFeePerGas ? withTip : tx.maxFeePerGas;
 }
 
 /** Checks that need no execution; throws TxInvalidError naming the field and both values. */
@@ -75,7 +69,7 @@ function validate(
     });
   }
   if (tx.nonce >= MAX_NONCE) throw invalid('TX_NONCE_MAX', `nonce ${tx.nonce} is at the EIP-2681 maximum`);
-  const intrinsic = intrinsicGasOf(tx, fork);
+  const intrinsic = intrinsicGas(tx, fork);
   if (tx.gasLimit < intrinsic) {
     throw invalid('TX_INTRINSIC_GAS', `gasLimit ${tx.gasLimit} is below the intrinsic gas ${intrinsic}`, {
       field: 'gasLimit',
@@ -83,8 +77,8 @@ function validate(
       actual: tx.gasLimit.toString(),
     });
   }
-  if (tx.to === undefined && isForkActive(fork, 'Shanghai') && tx.data.length > MAX_INITCODE_SIZE) {
-    throw invalid('TX_INITCODE_TOO_LARGE', `initcode of ${tx.data.length} bytes exceeds ${MAX_INITCODE_SIZE}`);
+  if (tx.to === undefined && isForkActive(fork, 'Shanghai') && tx.data.length > MAX_INIT_CODE_SIZE) {
+    throw invalid('TX_INIT_CODE_TOO_LARGE', `max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INIT_CODE_SIZE}`);
   }
   const feeCap = tx.type === 2 ? tx.maxFeePerGas : tx.gasPrice;
   const zeroFees = opts.noBaseFee === true && feeCap === 0n && tx.maxPriorityFeePerGas === 0n;
@@ -149,7 +143,7 @@ export async function applyTransaction(
     throw err;
   }
   state.commit();
-  const price = effectiveGasPrice(tx, env);
+  const price = effectiveGasPrice(tx, env.baseFee);
   // Never negative: a valid transaction pays at least the base fee; only zero-fee calls price below it.
   const minerPrice = env.baseFee === undefined || price < env.baseFee ? (env.baseFee === undefined ? price : 0n) : price - env.baseFee;
   const to = tx.to;
@@ -273,7 +267,7 @@ async function runEvm(
     if (exec.selfdestruct !== undefined) {
       for (const addrHex of exec.selfdestruct.keys()) await journal.deleteAccount(new Address(hexAddress(addrHex)));
     }
-    let accessList: AccessListEntry[] | undefined;
+    let accessList: AccessListItem[] | undefined;
     if (opts.reportAccessList === true && journal.accessList !== undefined) {
       accessList = [];
       for (const [addr, slots] of journal.accessList) {

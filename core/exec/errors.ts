@@ -15,7 +15,7 @@ export type TxInvalidCode =
   | 'TX_GAS_LIMIT_REACHED'
   | 'TX_SENDER_NOT_EOA'
   | 'TX_TYPE_NOT_SUPPORTED'
-  | 'TX_INITCODE_TOO_LARGE'
+  | 'TX_INIT_CODE_TOO_LARGE'
   | 'TX_INVALID';
 
 /** A transaction that no valid block may contain. */

@@ -3,12 +3,8 @@
  * `Transaction` the state transition reads, so execution does not depend on how a transaction was decoded.
  */
 import type { Fork } from '../chain/forks.ts';
-
-/** One access-list entry (EIP-2930). */
-export interface AccessListEntry {
-  address: Uint8Array;
-  storageKeys: Uint8Array[];
-}
+import type { Log } from '../chain/receipt/index.ts';
+import type { AccessListItem } from '../chain/transaction/index.ts';
 
 /** The fields of a transaction the state transition reads. Legacy transactions carry gasPrice in both fee caps. */
 export interface ExecTx {
@@ -22,7 +18,7 @@ export interface ExecTx {
   to?: Uint8Array;
   value: bigint;
   data: Uint8Array;
-  accessList: AccessListEntry[];
+  accessList: AccessListItem[];
 }
 
 /** Block-level context a transaction runs in. */
@@ -40,13 +36,6 @@ export interface BlockEnv {
   baseFee?: bigint;
   /** Hash of an ancestor by number (BLOCKHASH); undefined when out of the 256-block window or unknown. */
   blockHash(number: bigint): Uint8Array | undefined;
-}
-
-/** A log entry as receipts hold it. */
-export interface Log {
-  address: Uint8Array;
-  topics: Uint8Array[];
-  data: Uint8Array;
 }
 
 /** Outcome of one included transaction. */

@@ -32,17 +32,13 @@ export const MAX_RLP_DEPTH = 1024;
 // ---------------------------------------------------------------------------------------------------------------
 // Encoding: measure first, then write once into one buffer.
 
-function lengthOfLength(n: number): number {
-  let bytes = 0;
-  while (n > 0) {
-    bytes++;
-    n = Math.floor(n / 256);
-  }
-  return bytes;
+/** Bytes of the big-endian length in a long-form header (payloads below 4 GiB, the most a Uint8Array holds here). */
+export function rlpLengthOfLength(n: number): number {
+  return n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4;
 }
 
 function headerLength(payload: number): number {
-  return payload < 56 ? 1 : 1 + lengthOfLength(payload);
+  return payload < 56 ? 1 : 1 + rlpLengthOfLength(payload);
 }
 
 function payloadLength(input: RlpInput, sizes: number[]): number {
@@ -58,17 +54,18 @@ function payloadLength(input: RlpInput, sizes: number[]): number {
   return headerLength(total) + total;
 }
 
-function writeHeader(out: Uint8Array, pos: number, payload: number, shortBase: number, longBase: number): number {
+/**
+ * Writes the header of a string (bases 0x80/0xb7) or list (0xc0/0xf7) whose payload is `payload` bytes at `pos`;
+ * returns the position after it. The one length writer: the trie's encoders use it too.
+ */
+export function writeRlpHeader(out: Uint8Array, pos: number, payload: number, shortBase: number, longBase: number): number {
   if (payload < 56) {
     out[pos] = shortBase + payload;
     return pos + 1;
   }
-  const lol = lengthOfLength(payload);
+  const lol = rlpLengthOfLength(payload);
   out[pos] = longBase + lol;
-  for (let i = lol; i > 0; i--) {
-    out[pos + i] = payload & 0xff;
-    payload = Math.floor(payload / 256);
-  }
+  for (let i = lol; i > 0; i--, payload >>>= 8) out[pos + i] = payload & 0xff;
   return pos + 1 + lol;
 }
 
@@ -78,12 +75,12 @@ function write(input: RlpInput, out: Uint8Array, pos: number, sizes: number[], c
       out[pos] = input[0];
       return pos + 1;
     }
-    pos = writeHeader(out, pos, input.length, 0x80, 0xb7);
+    pos = writeRlpHeader(out, pos, input.length, 0x80, 0xb7);
     out.set(input, pos);
     return pos + input.length;
   }
   const payload = sizes[cursor.i++];
-  pos = writeHeader(out, pos, payload, 0xc0, 0xf7);
+  pos = writeRlpHeader(out, pos, payload, 0xc0, 0xf7);
   for (const child of input) pos = write(child, out, pos, sizes, cursor);
   return pos;
 }
@@ -102,7 +99,7 @@ export function encodeRlpListOfEncoded(encodedItems: readonly Uint8Array[]): Uin
   let payload = 0;
   for (const item of encodedItems) payload += item.length;
   const out = new Uint8Array(headerLength(payload) + payload);
-  let pos = writeHeader(out, 0, payload, 0xc0, 0xf7);
+  let pos = writeRlpHeader(out, 0, payload, 0xc0, 0xf7);
   for (const item of encodedItems) {
     out.set(item, pos);
     pos += item.length;

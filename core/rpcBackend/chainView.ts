@@ -7,7 +7,7 @@ import { decodeBlock, type Block } from '../chain/block/index.ts';
 import type { ChainConfig } from '../chain/forks.ts';
 import { ethereumHeaderCodec, headerHash, type Header } from '../chain/header/index.ts';
 import { decodeReceiptsFromStorage, encodeReceipt, type Receipt } from '../chain/receipt/index.ts';
-import { recoverSender } from '../chain/transaction/index.ts';
+import { effectiveGasPrice, recoverSender } from '../chain/transaction/index.ts';
 import { bytesToHex } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import type { FeeHistoryBlock, ChainView, LogQuery } from '../rpc/interface.ts';
@@ -16,7 +16,7 @@ import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import { forkAt } from '../chain/forks.ts';
 import type { ChainReader } from '../store/index.ts';
 import { rawBlock } from '../store/read/rawBlock.ts';
-import { blockData, effectiveGasPrice, headerData, receiptsData, transactionData } from './convert.ts';
+import { blockData, headerData, receiptsData, transactionData } from './convert.ts';
 import { TotalDifficulty } from './totalDifficulty.ts';
 import { CliqueTags } from './cliqueTags.ts';
 
@@ -112,13 +112,8 @@ export class StoreChainView implements ChainView {
     if (!loc || !d) return null;
     const tx = d.block.transactions[loc.txIndex];
     return {
-      tx: transactionData(tx, d.senders[loc.txIndex]),
-      location: {
-        blockHash: loc.blockHash,
-        blockNumber: BigInt(loc.blockNumber),
-        index: loc.txIndex,
-        ...(d.block.header.baseFeePerGas !== undefined ? { baseFeePerGas: d.block.header.baseFeePerGas } : {}),
-      },
+      tx: transactionData(tx, d.senders[loc.txIndex], d.block.header),
+      location: { blockHash: loc.blockHash, blockNumber: BigInt(loc.blockNumber), index: loc.txIndex },
     };
   }
 

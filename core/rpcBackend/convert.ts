@@ -5,7 +5,7 @@
 import type { Block } from '../chain/block/index.ts';
 import type { Header } from '../chain/header/index.ts';
 import type { Receipt } from '../chain/receipt/index.ts';
-import type { Transaction } from '../chain/transaction/index.ts';
+import { effectiveGasPrice, type Transaction } from '../chain/transaction/index.ts';
 import { bigIntToBytes } from '../primitives/hex.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { encodeRlp } from '../primitives/rlp.ts';
@@ -34,7 +34,8 @@ export function headerData(header: Header, hash: Uint8Array): HeaderData {
   };
 }
 
-export function transactionData(tx: Transaction, from: Uint8Array): TransactionData {
+/** The RPC shape of `tx`; `minedIn` (its block's header) adds what it paid per gas there. */
+export function transactionData(tx: Transaction, from: Uint8Array, minedIn?: Pick<Header, 'baseFeePerGas'>): TransactionData {
   const data: TransactionData = {
     type: tx.type,
     hash: tx.hash,
@@ -55,14 +56,8 @@ export function transactionData(tx: Transaction, from: Uint8Array): TransactionD
     data.maxFeePerGas = tx.maxFeePerGas;
     data.maxPriorityFeePerGas = tx.maxPriorityFeePerGas;
   }
+  if (minedIn !== undefined) data.effectiveGasPrice = effectiveGasPrice(tx, minedIn.baseFeePerGas);
   return data;
-}
-
-/** What the transaction paid per gas in a block with `baseFee`. */
-export function effectiveGasPrice(tx: Transaction, baseFee: bigint | undefined): bigint {
-  if (tx.type !== 2 || baseFee === undefined) return tx.gasPrice;
-  const tip = tx.maxFeePerGas - baseFee < tx.maxPriorityFeePerGas ? tx.maxFeePerGas - baseFee : tx.maxPriorityFeePerGas;
-  return baseFee + tip;
 }
 
 /** keccak256(RLP([sender, nonce]))[12:]: the address a create transaction deploys to. */
@@ -79,7 +74,7 @@ export function blockData(
 ): BlockData {
   return {
     header: headerData(block.header, hash),
-    transactions: block.transactions.map((tx, i) => transactionData(tx, senders[i])),
+    transactions: block.transactions.map((tx, i) => transactionData(tx, senders[i], block.header)),
     uncles: ommerHashes,
     ...(block.withdrawals ? { withdrawals: block.withdrawals.map((w) => ({ ...w })) } : {}),
     size: BigInt(size),

@@ -3,11 +3,12 @@
  * value of the secure account trie (Yellow Paper §4.1).
  */
 import { KECCAK_EMPTY } from '../primitives/keccak.ts';
+import { EMPTY_TRIE_ROOT } from '../trie/node.ts';
 import { decodeRlp, encodeRlp, expectBytes, expectList, expectUint } from '../primitives/rlp.ts';
-import { bigIntToBytes, equalBytes, hexToBytes } from '../primitives/hex.ts';
+import { bigIntToBytes, equalBytes } from '../primitives/hex.ts';
 
-/** Root of the empty Merkle-Patricia trie: keccak256(rlp('')). */
-export const EMPTY_TRIE_ROOT = hexToBytes('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
+/** Root of the empty Merkle-Patricia trie (the trie's own constant). */
+export { EMPTY_TRIE_ROOT };
 
 /** One account as the state holds it. Immutable by convention: writers replace the object, never mutate it. */
 export interface AccountState {

@@ -3,7 +3,7 @@
  * when that is shorter than 32 bytes (an inline node) and otherwise the RLP of keccak256(encoding); the root is
  * always referenced by hash. Each node caches its reference once computed, so a commit rehashes only dirty paths.
  */
-import { decodeRlp, encodeRlp, encodeRlpListOfEncoded, type RlpItem } from '../primitives/rlp.ts';
+import { decodeRlp, encodeRlp, encodeRlpListOfEncoded, rlpLengthOfLength, writeRlpHeader, type RlpItem } from '../primitives/rlp.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { TrieError } from './errors.ts';
 import { hexPrefixDecode, hexPrefixEncode } from './nibbles.ts';
@@ -69,22 +69,7 @@ export function refOfEncoded(encoded: Uint8Array, sink?: NodeSink): Uint8Array {
 
 function stringLength(b: Uint8Array): number {
   if (b.length === 1 && b[0] < 0x80) return 1;
-  return b.length < 56 ? 1 + b.length : 1 + lengthOfLength(b.length) + b.length;
-}
-
-function lengthOfLength(n: number): number {
-  return n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4;
-}
-
-function writeLength(out: Uint8Array, pos: number, len: number, short: number, long: number): number {
-  if (len < 56) {
-    out[pos] = short + len;
-    return pos + 1;
-  }
-  const lol = lengthOfLength(len);
-  out[pos] = long + lol;
-  for (let i = lol; i > 0; i--, len >>>= 8) out[pos + i] = len & 0xff;
-  return pos + 1 + lol;
+  return b.length < 56 ? 1 + b.length : 1 + rlpLengthOfLength(b.length) + b.length;
 }
 
 function writeString(out: Uint8Array, pos: number, b: Uint8Array): number {
@@ -92,7 +77,7 @@ function writeString(out: Uint8Array, pos: number, b: Uint8Array): number {
     out[pos] = b[0];
     return pos + 1;
   }
-  pos = writeLength(out, pos, b.length, 0x80, 0xb7);
+  pos = writeRlpHeader(out, pos, b.length, 0x80, 0xb7);
   out.set(b, pos);
   return pos + b.length;
 }
@@ -103,8 +88,8 @@ function writeString(out: Uint8Array, pos: number, b: Uint8Array): number {
  */
 export function encodeLeafRlp(path: Uint8Array, value: Uint8Array): Uint8Array {
   const payload = stringLength(path) + stringLength(value);
-  const out = new Uint8Array((payload < 56 ? 1 : 1 + lengthOfLength(payload)) + payload);
-  writeString(out, writeString(out, writeLength(out, 0, payload, 0xc0, 0xf7), path), value);
+  const out = new Uint8Array((payload < 56 ? 1 : 1 + rlpLengthOfLength(payload)) + payload);
+  writeString(out, writeString(out, writeRlpHeader(out, 0, payload, 0xc0, 0xf7), path), value);
   return out;
 }
 

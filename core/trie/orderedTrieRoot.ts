@@ -3,7 +3,7 @@
  * exactly once, bottom-up. This is the hot path of block validation (transactions, receipts and withdrawals roots,
  * keys RLP(index)) and of genesis state roots; see docs/decisions for the measurement against repeated inserts.
  */
-import { encodeRlp } from '../primitives/rlp.ts';
+import { encodeRlp, rlpLengthOfLength, writeRlpHeader } from '../primitives/rlp.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { bigIntToBytes } from '../primitives/hex.ts';
 import { EMPTY_REF, EMPTY_TRIE_ROOT, hashRef } from './node.ts';
@@ -23,25 +23,14 @@ function reserve(n: number): void {
   if (out.length < n) out = new Uint8Array(Math.max(n, out.length * 2));
 }
 
-function lengthOfLength(n: number): number {
-  return n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4;
-}
-
 /** Encoded size of a byte string of `len` bytes whose first byte is `first`. */
 function stringSize(len: number, first: number): number {
   if (len === 1 && first < 0x80) return 1;
-  return len < 56 ? 1 + len : 1 + lengthOfLength(len) + len;
+  return len < 56 ? 1 + len : 1 + rlpLengthOfLength(len) + len;
 }
 
 function writeHeader(pos: number, len: number, short: number, long: number): number {
-  if (len < 56) {
-    out[pos] = short + len;
-    return pos + 1;
-  }
-  const lol = lengthOfLength(len);
-  out[pos] = long + lol;
-  for (let i = lol; i > 0; i--, len >>>= 8) out[pos + i] = len & 0xff;
-  return pos + 1 + lol;
+  return writeRlpHeader(out, pos, len, short, long);
 }
 
 function writeString(pos: number, src: Uint8Array, len: number): number {

@@ -9,4 +9,5 @@ export { signingHash, signingPayload } from './hash.ts';
 export { recoverSender, recoveryId } from './sender.ts';
 export { signTransaction } from './sign.ts';
 export { intrinsicGas } from './intrinsicGas.ts';
+export { effectiveGasPrice, type FeeFields } from './effectiveGasPrice.ts';
 export { MAX_INIT_CODE_SIZE, validateTransactionStatic, type StaticValidityContext } from './validate.ts';

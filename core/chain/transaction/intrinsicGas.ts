@@ -5,7 +5,7 @@
  * 2 per 32-byte word of initcode for creates from Shanghai (EIP-3860).
  */
 import { isForkActive, type Fork } from '../forks.ts';
-import type { Transaction } from './types.ts';
+import type { AccessListItem } from './types.ts';
 
 export const TX_GAS = 21000n;
 export const TX_GAS_CONTRACT_CREATION = 53000n;
@@ -17,7 +17,7 @@ export const TX_ACCESS_LIST_STORAGE_KEY_GAS = 1900n;
 export const INIT_CODE_WORD_GAS = 2n;
 
 /** Intrinsic gas of `tx` under `fork`'s rules. */
-export function intrinsicGas(tx: Pick<Transaction, 'to' | 'data' | 'accessList'>, fork: Fork): bigint {
+export function intrinsicGas(tx: { to?: Uint8Array; data: Uint8Array; accessList: readonly AccessListItem[] }, fork: Fork): bigint {
   const isCreate = tx.to === undefined;
   let gas = isCreate && isForkActive(fork, 'Homestead') ? TX_GAS_CONTRACT_CREATION : TX_GAS;
   const data = tx.data;

@@ -4,13 +4,13 @@
  * gas used with it.
  */
 import { keyOf } from '../../state/keys.ts';
-import type { AccessListEntry } from '../types.ts';
+import type { AccessListItem } from '../../chain/transaction/index.ts';
 import { callGas, execute } from './runCall.ts';
 import type { CallEnvironment, CallOptions, CallRequest } from './types.ts';
 
 /** Result of eth_createAccessList. */
 export interface AccessListResult {
-  accessList: AccessListEntry[];
+  accessList: AccessListItem[];
   gasUsed: bigint;
   /** EVM error of the final run, if it failed. */
   error?: string;
@@ -18,7 +18,7 @@ export interface AccessListResult {
 
 const MAX_ROUNDS = 8;
 
-function canonical(list: readonly AccessListEntry[]): string {
+function canonical(list: readonly AccessListItem[]): string {
   return list.map((e) => `${keyOf(e.address)}:${e.storageKeys.map(keyOf).sort().join(',')}`).join('|');
 }
 
@@ -28,7 +28,7 @@ export async function createAccessList(req: CallRequest, env: CallEnvironment, o
   const excluded = new Set<string>();
   if (req.from !== undefined) excluded.add(keyOf(req.from));
   if (req.to !== undefined) excluded.add(keyOf(req.to));
-  let list: AccessListEntry[] = req.accessList ?? [];
+  let list: AccessListItem[] = req.accessList ?? [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const r = await execute({ ...req, accessList: list }, env, gas, opts, { reportAccessList: true });
     const next = (r.accessList ?? []).filter((e) => e.storageKeys.length > 0 || !excluded.has(keyOf(e.address)));

@@ -4,7 +4,7 @@
  * bisection). A message that fails even at the upper bound reports why: its revert data, or the allowance.
  */
 import { forkAt } from '../../chain/forks.ts';
-import { intrinsicGasOf } from '../intrinsicGas.ts';
+import { intrinsicGas } from '../../chain/transaction/index.ts';
 import { callGas, execute, messageOf } from './runCall.ts';
 import { CallError, type CallEnvironment, type CallOptions, type CallRequest } from './types.ts';
 
@@ -14,7 +14,7 @@ export async function estimateGas(req: CallRequest, env: CallEnvironment, opts: 
   let hi = callGas(req, opts);
   if (req.gas === undefined && env.header.gasLimit < hi) hi = env.header.gasLimit;
   const { tx } = messageOf(req, env, hi);
-  let lo = intrinsicGasOf(tx, fork) - 1n;
+  let lo = intrinsicGas(tx, fork) - 1n;
   const ok = async (gas: bigint): Promise<{ ok: boolean; gasUsed: bigint; error?: string; data?: Uint8Array }> => {
     try {
       const r = await execute(req, env, gas, opts);

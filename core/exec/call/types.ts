@@ -6,7 +6,7 @@ import type { ChainConfig } from '../../chain/forks.ts';
 import type { Header } from '../../chain/header/index.ts';
 import { XoneError } from '../../errors.ts';
 import type { StateReader } from '../../state/interface.ts';
-import type { AccessListEntry } from '../types.ts';
+import type { AccessListItem } from '../../chain/transaction/index.ts';
 
 /** A call as eth_call takes it; every field optional as in the JSON-RPC spec. */
 export interface CallRequest {
@@ -19,7 +19,7 @@ export interface CallRequest {
   maxPriorityFeePerGas?: bigint;
   value?: bigint;
   data?: Uint8Array;
-  accessList?: AccessListEntry[];
+  accessList?: AccessListItem[];
   nonce?: bigint;
 }
 

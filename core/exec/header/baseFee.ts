@@ -4,9 +4,7 @@
  * https://eips.ethereum.org/EIPS/eip-1559
  */
 import { isForkActive, type Fork } from '../../chain/forks.ts';
-
-/** Base fee of the first London block. */
-export const INITIAL_BASE_FEE = 1_000_000_000n;
+import { INITIAL_BASE_FEE } from '../../chain/genesis/index.ts';
 /** Gas target = gas limit / elasticity. */
 export const ELASTICITY_MULTIPLIER = 2n;
 /** Max change per block = 1 / this. */

@@ -16,7 +16,9 @@ import { applyTransaction } from '../applyTransaction.ts';
 import { TxInvalidError } from '../errors.ts';
 import { EvmHostCache } from '../evmHost.ts';
 import { creditZero } from '../fees.ts';
-import type { AccessListEntry, BlockEnv, ExecTx, Log } from '../types.ts';
+import type { Log } from '../../chain/receipt/index.ts';
+import type { AccessListItem } from '../../chain/transaction/index.ts';
+import type { BlockEnv, ExecTx } from '../types.ts';
 import { allocOf, vAddress, vBig, vBytes, type VectorAccount } from './json.ts';
 import type { CaseResult } from './runFiles.ts';
 
@@ -69,7 +71,7 @@ export function logsHash(logs: readonly Log[]): Uint8Array {
 
 function buildTx(json: StateTestJson['transaction'], idx: PostEntry['indexes']): ExecTx {
   const accessListJson = json.accessLists?.[idx.data];
-  const accessList: AccessListEntry[] = (accessListJson ?? []).map((e) => ({
+  const accessList: AccessListItem[] = (accessListJson ?? []).map((e) => ({
     address: vAddress(e.address),
     storageKeys: e.storageKeys.map(vBytes),
   }));

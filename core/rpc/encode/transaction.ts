@@ -12,7 +12,8 @@ export function encodeTransaction(tx: TransactionData, at: TxLocation | null): R
     blockNumber: at ? q(at.blockNumber) : null,
     from: d(tx.from),
     gas: q(tx.gasLimit),
-    gasPrice: q(effectiveGasPrice(tx, at?.baseFeePerGas)),
+    // Mined: what it paid (the backend applies the fee rule); pending: the fee cap, as geth reports it.
+    gasPrice: q((at ? tx.effectiveGasPrice : undefined) ?? tx.maxFeePerGas ?? tx.gasPrice ?? 0n),
   };
   if (tx.maxFeePerGas !== undefined) {
     out.maxFeePerGas = q(tx.maxFeePerGas);
@@ -34,12 +35,4 @@ export function encodeTransaction(tx: TransactionData, at: TxLocation | null): R
   out.s = q(tx.s);
   if (tx.type !== 0) out.yParity = q(tx.v);
   return out;
-}
-
-/** gasPrice as geth reports it: legacy price, or min(maxFee, baseFee + tip) once mined, or maxFee while pending. */
-export function effectiveGasPrice(tx: TransactionData, baseFee: bigint | undefined): bigint {
-  if (tx.maxFeePerGas === undefined) return tx.gasPrice ?? 0n;
-  if (baseFee === undefined) return tx.maxFeePerGas;
-  const price = baseFee + (tx.maxPriorityFeePerGas ?? 0n);
-  return price < tx.maxFeePerGas ? price : tx.maxFeePerGas;
 }

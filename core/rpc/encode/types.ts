@@ -61,6 +61,8 @@ export interface TransactionData {
   v: bigint;
   r: bigint;
   s: bigint;
+  /** What it paid per gas in its block (the backend fills it for mined transactions; the JSON's gasPrice then). */
+  effectiveGasPrice?: bigint;
 }
 
 export interface WithdrawalData {
@@ -123,6 +125,4 @@ export interface TxLocation {
   blockHash: Uint8Array;
   blockNumber: bigint;
   index: number;
-  /** Base fee of the block (for a 1559 tx's effective gasPrice). */
-  baseFeePerGas?: bigint;
 }

@@ -197,6 +197,7 @@ export class ChainBuilder {
             });
       }
       const price = tx.maxFeePerGas !== undefined ? baseFee + tx.maxPriorityFeePerGas! : tx.gasPrice!;
+      tx.effectiveGasPrice = price;
       from.nonce += 1n;
       from.balance -= gasUsed * price + (status ? tx.value : 0n);
       if (tx.to && status) {

@@ -70,7 +70,7 @@ export class MemoryNode implements ChainView, StateView, ExecutionView, TxPoolVi
     const hd = at.block.block.header;
     return {
       tx: at.block.block.transactions[at.index],
-      location: { blockHash: hd.hash, blockNumber: hd.number, index: at.index, baseFeePerGas: hd.baseFeePerGas },
+      location: { blockHash: hd.hash, blockNumber: hd.number, index: at.index },
     };
   };
   getReceipt = (h: Uint8Array) => {
