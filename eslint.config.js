@@ -6,7 +6,12 @@ import tseslint from 'typescript-eslint';
 import { coreArrowsRule } from './infra/lint/coreArrows.js';
 
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node:*'];
-const nodeBuiltinPattern = { group: nodeBuiltins, message: 'Web-standard code only: Node built-ins belong in the Node adapter (gateway/adapters/node/).' };
+// The gateway's benchmarks (Node-only tooling) live in gateway/bench/; no product file may import them.
+const benchPattern = { group: ['**/bench/**'], message: 'product code never imports the benchmarks (gateway/bench/ is tooling).' };
+const nodeBuiltinPattern = {
+  group: nodeBuiltins,
+  message: 'Web-standard code only: Node built-ins belong in the Node adapter (gateway/adapters/node/).',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '**/.wrangler/**', '.xone/**', 'coverage/**'] },
@@ -16,7 +21,10 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'no .only in committed tests' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='only']", message: 'no .only in committed tests' },
+      ],
     },
   },
   {
@@ -24,23 +32,57 @@ export default tseslint.config(
     plugins: { xone: { rules: { 'core-arrows': coreArrowsRule(import.meta.dirname) } } },
     rules: {
       'xone/core-arrows': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/gateway/**', '**/workers/**'], message: 'core never imports gateway or workers.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/gateway/**', '**/workers/**'], message: 'core never imports gateway or workers.' }] },
+      ],
     },
   },
   {
     files: ['gateway/**/*.ts'],
-    ignores: ['gateway/adapters/node/**'],
+    ignores: ['gateway/adapters/node/**', 'gateway/bench/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/core/**', '**/workers/**', '**/infra/**'], message: 'gateway never imports core, workers or infra.' }, nodeBuiltinPattern] },
+        {
+          patterns: [
+            { group: ['**/core/**', '**/workers/**', '**/infra/**'], message: 'gateway never imports core, workers or infra.' },
+            nodeBuiltinPattern,
+            benchPattern,
+          ],
+        },
       ],
     },
   },
   {
     files: ['gateway/adapters/node/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/core/**', '**/workers/**', '**/infra/**'], message: 'gateway never imports core, workers or infra.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/core/**', '**/workers/**', '**/infra/**'], message: 'gateway never imports core, workers or infra.' },
+            benchPattern,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Node-only tooling: Node built-ins allowed; still never core, workers, infra or the tests' support code.
+    files: ['gateway/bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/core/**', '**/workers/**', '**/infra/**', '**/test/**'],
+              message: 'the gateway bench imports only gateway code.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

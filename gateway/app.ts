@@ -1,28 +1,14 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { HeadView } from './cache/plan.ts';
-import type { GatewayConfig } from './config/types.ts';
 import type { GatewayEnv } from './env.ts';
-import type { KeyVerifier } from './keys/keyVerifier.ts';
-import type { GatewayMetrics } from './metrics/types.ts';
-import type { LogSink } from './middleware/callLog/callLog.ts';
-import type { CallDeps } from './middleware/dispatch/handleCall.ts';
 import { readLimited } from './middleware/rpcBody/readLimited.ts';
 import { requestContext } from './middleware/requestContext/requestContext.ts';
-import { createRpcPostHandler, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
-import type { RateLimiter } from './ratelimit/types.ts';
+import { createRpcPostHandler, type PipelineDeps, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
 import { onError } from './onError.ts';
 
-/** Everything the app is built from (the composition root, gateway.ts, assembles these). */
-export interface AppDeps extends Omit<CallDeps, 'cacheConfig' | 'callTimeoutMs' | 'head'> {
-  config: GatewayConfig;
-  head: HeadView;
-  limiter: RateLimiter;
-  verifier?: KeyVerifier;
-  metrics: GatewayMetrics;
-  sink: LogSink;
+/** Everything the app is built from: the pipeline's parts plus how the runtime names the client's address. */
+export interface AppDeps extends PipelineDeps {
   remoteAddress: (c: Context<GatewayEnv>) => string | undefined;
-  random?: () => number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '../config/types.ts';
 import { resolveBlockRef, toQuantity } from './blockRef.ts';
 import { canonicalJson } from './canonical.ts';
-import { classify } from './classify.ts';
+import { classify } from '../methods/classify.ts';
 import type { HeadState } from './head.ts';
 
 /** How one call meets the cache. */

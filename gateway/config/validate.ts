@@ -1,5 +1,5 @@
 import { parseCidr } from '../address/ip.ts';
-import { bucketProblems } from '../ratelimit/bucketBounds.ts';
+import { bucketProblems } from './bucketBounds.ts';
 import { DEFAULT_CONFIG } from './defaults.ts';
 import type { GatewayConfig, TierConfig, UpstreamConfig } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { parseCidr } from '../address/ip.ts';
-import { bucketProblems } from '../ratelimit/bucketBounds.ts';
+import { bucketProblems } from '../config/bucketBounds.ts';
 import type { ApiKeyPolicy } from './types.ts';
 
 /** A key operation the caller got wrong (a bad field, an unknown id or tier); `field` names what to fix. */

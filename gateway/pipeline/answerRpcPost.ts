@@ -9,7 +9,24 @@ import { GatewayError, toGatewayError } from '../rpc/gatewayError.ts';
 import { parseRpcBody } from '../rpc/parse.ts';
 import { bodyText } from '../rpc/serialize.ts';
 import { rpcError, type RpcRequest } from '../rpc/types.ts';
-import type { AppDeps } from '../app.ts';
+import type { HeadView } from '../cache/plan.ts';
+import type { GatewayConfig } from '../config/types.ts';
+import type { KeyVerifier } from '../keys/keyVerifier.ts';
+import type { GatewayMetrics } from '../metrics/types.ts';
+import type { LogSink } from '../middleware/callLog/callLog.ts';
+import type { CallDeps } from '../middleware/dispatch/handleCall.ts';
+import type { RateLimiter } from '../ratelimit/types.ts';
+
+/** What the pipeline is built from (the composition root, gateway.ts, assembles these). */
+export interface PipelineDeps extends Omit<CallDeps, 'cacheConfig' | 'callTimeoutMs' | 'head'> {
+  config: GatewayConfig;
+  head: HeadView;
+  limiter: RateLimiter;
+  verifier?: KeyVerifier;
+  metrics: GatewayMetrics;
+  sink: LogSink;
+  random?: () => number;
+}
 
 /** One JSON-RPC POST as the pipeline sees it, whatever server received it (Hono on any runtime, or node:http). */
 export interface RpcPostInput {
@@ -47,7 +64,7 @@ export const CLIENT_CLOSED = 499;
  * here: a whole-request error answers every call that has no answer of its own (a per-element -32005 or -32004
  * stays), a batch stays an array in request order, unexpected errors become -32603 without internals.
  */
-export function createRpcPostHandler(deps: AppDeps, now: () => number = () => performance.now()): RpcPostHandler {
+export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () => performance.now()): RpcPostHandler {
   const { config } = deps;
   const trustedProxies = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
   const identityOptions = { tiers: config.tiers, verifier: deps.verifier, trustedProxies, requireKey: config.identity.requireKey };

@@ -1,6 +1,6 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { GatewayConfig } from '../config/types.ts';
-import { isIdempotent } from '../cache/classify.ts';
+import { isIdempotent } from '../methods/classify.ts';
 import type { GatewayMetrics } from '../metrics/types.ts';
 import { GatewayError } from '../rpc/gatewayError.ts';
 import type { JsonRpcErrorObject } from '../rpc/types.ts';

@@ -1,4 +1,4 @@
-import { KNOWN_METHODS } from '../../cache/classify.ts';
+import { KNOWN_METHODS } from '../../methods/classify.ts';
 import { canonicalJson, shortHash } from '../../cache/canonical.ts';
 import type { Identity } from '../../env.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';

@@ -1,8 +1,8 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import { MemoryLimiter } from '../../../ratelimit/memoryLimiter.ts';
-import type { RateLimiter, ScopeBucket } from '../../../ratelimit/types.ts';
-import { RedisLimiter } from '../redisLimiter.ts';
+import { MemoryLimiter } from '../ratelimit/memoryLimiter.ts';
+import type { RateLimiter, ScopeBucket } from '../ratelimit/types.ts';
+import { RedisLimiter } from '../adapters/node/redisLimiter.ts';
 import { quantile } from './load.ts';
 
 /**

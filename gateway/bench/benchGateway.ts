@@ -8,13 +8,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startDevNode } from '../../../../test/support/devNode.ts';
-import { freePort, startRedis } from '../../../../test/support/redis.ts';
-import { createRedis, waitReady } from '../redisClient.ts';
+import { createRedis, waitReady } from '../adapters/node/redisClient.ts';
 import { benchLimiter } from './limiterBench.ts';
 import { load } from './load.ts';
 import { ensureNginx, startNginx } from './nginx.ts';
 import { processCpuMs } from './procCpu.ts';
+import { freePort, startCore, startRedis } from './services.ts';
 
 const quick = process.argv.includes('--quick');
 // `--cpu-prof DIR`: the gateway process writes a V8 CPU profile there when it exits (profile-driven work).
@@ -46,7 +45,7 @@ try {
   stops.push(() => redis.stop());
 
   // The core's dev node (the same core the gateway fronts in production), one process like the gateway.
-  const core = await startDevNode();
+  const core = await startCore();
   stops.push(() => core.stop());
   const coreUrl = core.url;
   const corePort = Number(new URL(coreUrl).port);
@@ -102,7 +101,7 @@ try {
   await waitHttp(nginxUrl, body);
 
   const bypass = { 'x-cache-bypass': '1' };
-  const corePid = core.child.pid as number;
+  const corePid = core.pid;
   /** One scenario: warm-up, then the measured window, with the CPU the core and the gateway (`gwPid`) spent per request. */
   const run = async (url: string, headers: Record<string, string> = {}, gwPid = gw.pid) => {
     const pids = { core: corePid, gateway: gwPid };
