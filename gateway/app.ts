@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { GatewayEnv } from './env.ts';
+import { constantTimeEqual } from './keys/hash.ts';
 import { readLimited } from './middleware/rpcBody/readLimited.ts';
 import { requestContext } from './middleware/requestContext/requestContext.ts';
 import { createRpcPostHandler, type PipelineDeps, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
@@ -39,7 +40,11 @@ export function createApp(deps: AppDeps, answerPost: RpcPostHandler = createRpcP
   app.get('/health', (c) => {
     const upstreams = deps.pool.upstreams.map((u) => ({ name: u.name, head: u.head, fit: deps.pool.unfitReason(u) ?? 'ok' }));
     const ok = upstreams.some((u) => u.fit === 'ok');
-    return c.json({ ok, head: deps.head.state ?? null, upstreams }, ok ? 200 : 503);
+    // Upstream names, heads and faults are for the operator (admin bearer token), not for anonymous callers.
+    const token = deps.config.admin.token;
+    const presented = (c.req.header('authorization') ?? '').replace(/^bearer\s+/i, '');
+    const operator = token.length > 0 && constantTimeEqual(presented, token);
+    return c.json(operator ? { ok, head: deps.head.state ?? null, upstreams } : { ok, head: deps.head.state ?? null }, ok ? 200 : 503);
   });
   app.onError(onError);
   return app;

@@ -1,3 +1,4 @@
+import { DEFAULT_ALLOW } from '../methods/defaultAllow.ts';
 import type { GatewayConfig } from './types.ts';
 
 /**
@@ -15,7 +16,7 @@ export const DEFAULT_COSTS: Record<string, number> = {
   'trace_*': 50,
 };
 
-/** Methods no tier serves unless a tier's allow-list names them explicitly. */
+/** Methods refused even when an allow-list pattern covers them, unless an entry names them (or their prefix) explicitly. */
 export const DEFAULT_DENY = ['debug_*', 'admin_*', 'personal_*', 'miner_*', 'txpool_*'];
 
 /** Defaults for every field; a config file and env override them. */
@@ -23,11 +24,19 @@ export const DEFAULT_CONFIG: GatewayConfig = {
   listen: { host: '127.0.0.1', port: 8645 },
   admin: { host: '127.0.0.1', port: 8646, token: '' },
   upstreams: [],
-  limits: { maxBodyBytes: 1_048_576, maxBatchSize: 100, maxDepth: 16, callTimeoutMs: 10_000 },
+  limits: {
+    maxBodyBytes: 1_048_576,
+    maxBatchSize: 100,
+    maxDepth: 16,
+    callTimeoutMs: 10_000,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 15_000,
+    maxConnectionsPerIp: 256,
+  },
   identity: { trustedProxies: [], requireKey: false, keySecret: '', keyCacheTtlMs: 60_000, negativeKeyCacheTtlMs: 5_000 },
   tiers: {
-    anonymous: { ratePerSec: 20, burst: 40, denyMethods: DEFAULT_DENY },
-    default: { ratePerSec: 100, burst: 200, denyMethods: DEFAULT_DENY },
+    anonymous: { ratePerSec: 20, burst: 40, allowMethods: [...DEFAULT_ALLOW], denyMethods: DEFAULT_DENY },
+    default: { ratePerSec: 100, burst: 200, allowMethods: [...DEFAULT_ALLOW], denyMethods: DEFAULT_DENY },
   },
   rateLimit: { backend: 'memory', failMode: { key: 'local', ip: 'local' }, backendTimeoutMs: 50, defaultCost: 1, costs: DEFAULT_COSTS },
   cache: {

@@ -9,8 +9,8 @@ export interface BucketParams {
 
 /** A tier: bucket parameters and method policy shared by the keys (or keyless IPs) in it. */
 export interface TierConfig extends BucketParams {
-  /** When set, only these methods (exact names or `prefix_*`) are served. */
-  allowMethods?: string[];
+  /** Only these methods (exact names, `prefix_*`, or `*` for all) are served; default: the public eth/net/web3 API. */
+  allowMethods: string[];
   /** Methods refused with -32004 (exact names or `prefix_*`). */
   denyMethods: string[];
 }
@@ -30,7 +30,18 @@ export interface GatewayConfig {
   listen: { host: string; port: number };
   admin: { host: string; port: number; token: string };
   upstreams: UpstreamConfig[];
-  limits: { maxBodyBytes: number; maxBatchSize: number; maxDepth: number; callTimeoutMs: number };
+  limits: {
+    maxBodyBytes: number;
+    maxBatchSize: number;
+    maxDepth: number;
+    callTimeoutMs: number;
+    /** Node server: time allowed for a request's headers (an idle or half-open connection is closed after it). */
+    headersTimeoutMs: number;
+    /** Node server: time allowed for the whole request (headers and body); a slower one gets 408 and is closed. */
+    requestTimeoutMs: number;
+    /** Node server: open connections per client address (IPv6 /64; trusted proxies exempt). */
+    maxConnectionsPerIp: number;
+  };
   identity: { trustedProxies: string[]; requireKey: boolean; keySecret: string; keyCacheTtlMs: number; negativeKeyCacheTtlMs: number };
   tiers: Record<string, TierConfig>;
   rateLimit: {

@@ -1,6 +1,7 @@
 import { parseCidr } from '../address/ip.ts';
 import { bucketProblems } from './bucketBounds.ts';
-import { DEFAULT_CONFIG } from './defaults.ts';
+import { methodMatches } from '../methods/costs.ts';
+import { DEFAULT_CONFIG, DEFAULT_DENY } from './defaults.ts';
 import type { GatewayConfig, TierConfig, UpstreamConfig } from './types.ts';
 
 /** Thrown when the configuration is invalid; `problems` lists every bad key, one line each. */
@@ -79,10 +80,13 @@ function checkTiers(raw: unknown, problems: string[]): Record<string, TierConfig
   const out: Record<string, TierConfig> = {};
   for (const [name, t] of Object.entries(raw)) {
     const base = DEFAULT_CONFIG.tiers[name] ?? DEFAULT_CONFIG.tiers.default;
-    const tier = overlay({ ...base, allowMethods: [] }, t, `tiers.${name}`, problems) as TierConfig;
+    const tier = overlay({ ...base }, t, `tiers.${name}`, problems) as TierConfig;
+    // A tier that names a default-denied method in its own allow-list (and keeps the default deny list) means it: the
+    // default entries that cover an allowed method go (the allow-list still bounds what is served).
+    if (isObj(t) && Array.isArray(tier.allowMethods) && !('denyMethods' in t))
+      tier.denyMethods = DEFAULT_DENY.filter((d) => !tier.allowMethods.some((a) => a !== '*' && methodMatches(a.replace(/\*$/, ''), [d])));
     // Same bounds as a key's own limits (gateway/ratelimit/bucketBounds.ts); a bad type is already reported above.
     if (typeof tier.ratePerSec === 'number' && typeof tier.burst === 'number') problems.push(...bucketProblems(tier, `tiers.${name}`));
-    if (isObj(t) && !('allowMethods' in t)) delete tier.allowMethods;
     out[name] = tier;
   }
   for (const required of ['anonymous', 'default']) if (!out[required]) problems.push(`tiers.${required}: required`);
@@ -122,6 +126,16 @@ export function buildConfig(raw: unknown): GatewayConfig {
     problems.push('admin.token: at least 16 characters required unless admin.port is 0 (or XONE_GATEWAY_ADMIN_TOKEN)');
   if (cfg.log.successSampleRate > 1) problems.push('log.successSampleRate: expected a number in [0, 1]');
   if (cfg.limits.maxBatchSize < 1) problems.push('limits.maxBatchSize: expected >= 1');
+  for (const f of ['headersTimeoutMs', 'requestTimeoutMs', 'maxConnectionsPerIp'] as const)
+    if (!(cfg.limits[f] >= 1)) problems.push(`limits.${f}: expected >= 1`);
+  if (cfg.limits.requestTimeoutMs < cfg.limits.headersTimeoutMs)
+    problems.push('limits.requestTimeoutMs: expected >= limits.headersTimeoutMs');
+  for (const [path, port] of [
+    ['listen.port', cfg.listen.port],
+    ['admin.port', cfg.admin.port],
+  ] as const)
+    if (typeof port === 'number' && !(Number.isInteger(port) && port <= 65_535))
+      problems.push(`${path}: expected an integer port in [0, 65535]`);
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;
 }

@@ -26,6 +26,8 @@ export interface GatewayMetrics {
   httpResponse(status: number): void;
   /** xone_gateway_redis_errors_total: a Redis command failed (error, timeout, disconnected); the Redis alert. */
   redisError(): void;
+  /** xone_gateway_connections_refused_total{reason}: a connection closed at once (per-IP cap, WebSocket caps). */
+  connectionRefused(reason: 'per_ip' | 'ws_per_ip' | 'ws_per_key'): void;
 }
 
 /** Metrics that record nothing (tests, or a runtime without a sink). */
@@ -41,4 +43,5 @@ export const noopMetrics: GatewayMetrics = {
   keyLookup() {},
   httpResponse() {},
   redisError() {},
+  connectionRefused() {},
 };

@@ -10,13 +10,22 @@ export class GatewayError extends Error {
   readonly kind: RpcErrorKind;
   readonly data: unknown;
   readonly headers: Readonly<Record<string, string>>;
+  /** For the operator's log line only, never the wire: which upstream failed last and how. */
+  readonly upstream?: { name: string; problem: string };
 
-  constructor(kind: RpcErrorKind, detail?: string, data?: unknown, headers: Record<string, string> = {}) {
+  constructor(
+    kind: RpcErrorKind,
+    detail?: string,
+    data?: unknown,
+    headers: Record<string, string> = {},
+    upstream?: { name: string; problem: string },
+  ) {
     super(detail ?? RPC_ERRORS[kind].message);
     this.name = 'GatewayError';
     this.kind = kind;
     this.data = data;
     this.headers = headers;
+    if (upstream) this.upstream = upstream;
   }
 
   /** HTTP status when this error answers the whole request. */

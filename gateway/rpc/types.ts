@@ -42,6 +42,8 @@ export interface RpcCall {
   upstream?: string;
   upstreamStatus?: number;
   upstreamMs?: number;
+  /** The last upstream fault behind an unavailable answer (log only). */
+  upstreamError?: string;
   /** Length of this call's serialised response. */
   bytesOut?: number;
 }

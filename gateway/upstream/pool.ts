@@ -63,8 +63,10 @@ export class UpstreamPool {
     return best;
   }
 
-  private unavailable(detail: string): GatewayError {
-    return new GatewayError('unavailable', detail, undefined, { 'Retry-After': String(this.cfg.health.retryAfterSec) });
+  /** -32002 with Retry-After; the upstream's name and fault go to the log line only (never to the caller). */
+  private unavailable(last: { name: string; problem: string } | undefined): GatewayError {
+    const message = last ? 'resource unavailable: no upstream could answer' : 'resource unavailable: no healthy upstream';
+    return new GatewayError('unavailable', message, undefined, { 'Retry-After': String(this.cfg.health.retryAfterSec) }, last);
   }
 
   /** Forwards one call; `deadlineMs` bounds the whole attempt sequence. */
@@ -73,7 +75,7 @@ export class UpstreamPool {
     const attempts = idempotent ? 1 + this.cfg.retry.attempts : 1;
     const tried = new Set<Upstream>();
     const end = this.now() + deadlineMs;
-    let lastProblem = 'no healthy upstream';
+    let last: { name: string; problem: string } | undefined;
     for (let a = 0; a < attempts; a++) {
       const u = this.pick(tried);
       if (!u) break;
@@ -85,7 +87,7 @@ export class UpstreamPool {
       } catch (err) {
         u.record(false);
         this.metrics.upstreamRequest(u.name, 'network', 0);
-        lastProblem = `upstream ${u.name} failed: ${err instanceof Error ? err.name : 'error'}`;
+        last = { name: u.name, problem: err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 200) : 'error' };
         if (this.now() >= end) break;
         continue;
       }
@@ -93,7 +95,7 @@ export class UpstreamPool {
       const rpc = reply.body as { result?: unknown; error?: JsonRpcErrorObject } | undefined;
       if (reply.status === 429) {
         u.record(true);
-        lastProblem = `upstream ${u.name} rate limited`;
+        last = { name: u.name, problem: 'HTTP 429' };
         if (a + 1 < attempts) continue;
         const ms = Number(reply.retryAfter ?? 1) * 1000;
         throw new GatewayError(
@@ -105,7 +107,7 @@ export class UpstreamPool {
       }
       if (reply.status >= 500 || !rpc || typeof rpc !== 'object' || !('result' in rpc || 'error' in rpc)) {
         u.record(false);
-        lastProblem = `upstream ${u.name} answered HTTP ${reply.status}`;
+        last = { name: u.name, problem: `HTTP ${reply.status}` };
         continue;
       }
       u.record(true);
@@ -116,7 +118,7 @@ export class UpstreamPool {
         ? { error: rpc.error, upstream: u.name, status: reply.status, ms: reply.ms }
         : { result: rpc.result, upstream: u.name, status: reply.status, ms: reply.ms };
     }
-    throw this.unavailable(lastProblem);
+    throw this.unavailable(last);
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,8 @@ import { expect, test } from 'vitest';
 import { freePort } from '../support/redis.ts';
 import { WRANGLER_ENV } from './support/bundle.ts';
 
+const TOKEN = 'wrangler-dev-admin-token-0123456789';
+
 test('behavior: wrangler dev serves the Worker offline on 127.0.0.1 (/health answers JSON)', async () => {
   const port = await freePort();
   const args = [
@@ -16,6 +18,8 @@ test('behavior: wrangler dev serves the Worker offline on 127.0.0.1 (/health ans
     String(port),
     '--var',
     'XONE_GATEWAY_UPSTREAMS:http://127.0.0.1:1',
+    '--var',
+    `XONE_GATEWAY_ADMIN_TOKEN:${TOKEN}`,
   ];
   // Its own process group, so stopping it also stops the workerd it starts.
   const proc = spawn(resolve('node_modules/.bin/wrangler'), args, { env: WRANGLER_ENV, stdio: 'ignore', detached: true });
@@ -26,7 +30,7 @@ test('behavior: wrangler dev serves the Worker offline on 127.0.0.1 (/health ans
     while (!body) {
       expect(Date.now() - t0).toBeLessThan(45_000);
       await new Promise((r) => setTimeout(r, 250));
-      body = await fetch(`http://127.0.0.1:${port}/health`)
+      body = await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${TOKEN}` } })
         .then((r) => r.json() as Promise<typeof body>)
         .catch(() => undefined);
     }

@@ -76,6 +76,12 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     help: 'Redis commands that failed (error, timeout, disconnected)',
     ...r,
   });
+  const refused = new Counter({
+    name: 'xone_gateway_connections_refused_total',
+    help: 'Connections closed at once by a cap (per_ip, ws_per_ip, ws_per_key)',
+    labelNames: ['reason'],
+    ...r,
+  });
   const metrics: GatewayMetrics = {
     call(method, outcome, cacheResult, seconds) {
       calls.inc({ method, outcome, cache: cacheResult });
@@ -97,6 +103,7 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     keyLookup: (result) => keys.inc({ result }),
     httpResponse: (status) => responses.inc({ code: String(status) }),
     redisError: () => redisErrors.inc(),
+    connectionRefused: (reason) => refused.inc({ reason }),
   };
   return { metrics, registry };
 }

@@ -11,6 +11,8 @@ import { KeyService } from '../../keys/keyService.ts';
 import type { KeyStore } from '../../keys/types.ts';
 import type { LogSink } from '../../middleware/callLog/callLog.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
+import { parseCidr, type Cidr } from '../../address/ip.ts';
+import { capConnectionsPerIp } from './connectionCap.ts';
 import { createNodeFetch } from './nodeFetch.ts';
 import { createPromMetrics } from './promMetrics.ts';
 import { rpcPostListener } from './rpcPostListener.ts';
@@ -90,7 +92,18 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     }
   }
   const hono = getRequestListener(gateway.app.fetch);
-  const server = createServer(opts.honoOnly ? hono : rpcPostListener(gateway.answerPost, hono));
+  const { headersTimeoutMs, requestTimeoutMs } = config.limits;
+  // Idle, half-open and slow clients are cut off (issue #17 item 12): Node's defaults held them for 60-300 s.
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 2))),
+    },
+    opts.honoOnly ? hono : rpcPostListener(gateway.answerPost, hono),
+  );
+  const trusted = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
+  const stopCap = capConnectionsPerIp(server, config.limits.maxConnectionsPerIp, headersTimeoutMs, trusted, metrics);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.listen.port, config.listen.host, () => {
@@ -118,6 +131,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
       admin?.closeAllConnections();
       admin?.close();
       stopWs();
+      stopCap();
       for (const stop of stopFeeds) stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

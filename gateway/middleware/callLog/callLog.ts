@@ -77,6 +77,7 @@ export function logCalls({ sink, metrics, successSampleRate = 0.01, random = Mat
       limiter: call.limiter,
       upstream: call.upstream ?? null,
       upstream_status: call.upstreamStatus ?? null,
+      upstream_error: call.upstreamError ?? null,
       rpc_error_code: err?.code ?? null,
       rpc_error_message: err?.message ?? null,
       http_status: status,

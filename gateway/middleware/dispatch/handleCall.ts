@@ -70,6 +70,10 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean)
     return {};
   } catch (err) {
     const e = toGatewayError(err);
+    if (e.upstream) {
+      call.upstream = e.upstream.name;
+      call.upstreamError = e.upstream.problem;
+    }
     call.response = rpcError(call.id, e.toRpc());
     return { ...e.headers };
   }

@@ -1,14 +1,16 @@
 import type { Identity } from '../../env.ts';
-import { methodCost, methodMatches } from '../../ratelimit/costs.ts';
+import { methodCost, methodMatches } from '../../methods/costs.ts';
 import { RPC_ERRORS } from '../../rpc/errorTable.ts';
 import { rpcError, type RpcCall } from '../../rpc/types.ts';
 
 const nonEmpty = (l: string[] | undefined) => (l && l.length > 0 ? l : undefined);
 
 /**
- * Applies the tier's and the key's method allow/deny lists per call (a denied call gets -32004 and is not charged)
- * and sets each remaining call's cost from the cost table. Malformed elements get -32600 here. An explicit allow
- * entry overrides the default deny list (a tier may allow `debug_traceTransaction`).
+ * Applies the method policy per call: served only when the key's allow-list (or else the tier's) covers it and
+ * neither the tier's nor the key's deny list does (a refused call gets -32004, is not charged and never reaches an
+ * upstream), then sets each remaining call's cost from the cost table. Malformed elements get -32600 here. (A tier
+ * that allows a default-denied method such as `debug_traceTransaction` has that default deny entry dropped when the
+ * config is built: gateway/config/validate.ts.)
  */
 export function applyMethodPolicy(
   calls: readonly RpcCall[],
@@ -23,8 +25,7 @@ export function applyMethodPolicy(
       call.response = rpcError(call.id, { code: RPC_ERRORS.invalidRequest.code, message: RPC_ERRORS.invalidRequest.message });
       continue;
     }
-    const explicitlyAllowed = allow !== undefined && methodMatches(call.method, allow);
-    if ((allow !== undefined && !explicitlyAllowed) || (!explicitlyAllowed && methodMatches(call.method, deny))) {
+    if ((allow !== undefined && !methodMatches(call.method, allow)) || methodMatches(call.method, deny)) {
       call.response = rpcError(call.id, {
         code: RPC_ERRORS.methodNotAllowed.code,
         message: `method not supported: ${call.method.slice(0, 64)}`,

@@ -5,6 +5,8 @@ import { ScriptChain, startScriptedUpstream, type ScriptedUpstream } from '../..
 export interface GatewayTarget {
   /** `path` is `/` or `/v1/<key>`; `ip` becomes CF-Connecting-IP (the client address on Workers). */
   rpc(path: string, body: unknown, ip: string): Promise<Response>;
+  /** A GET to the public app (`/health`), with optional headers. */
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
   /** Admin API call (`/keys`, `/keys/:id/revoke`), bearer token already set. */
   admin(path: string, method: string, body?: unknown): Promise<Response>;
   /** The per-call log lines the gateway wrote so far (Node: its sink; workerd: console JSON). */
@@ -50,6 +52,7 @@ const LOG_FIELDS = [
   'limiter',
   'upstream',
   'upstream_status',
+  'upstream_error',
   'rpc_error_code',
   'rpc_error_message',
   'http_status',
@@ -179,6 +182,27 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
       });
     }
     expect(JSON.stringify(gw.lines)).not.toMatch(/xk_[0-9a-f]{12}_/);
+  });
+
+  test('behavior: methods outside the default allow-list are -32004 and never reach the upstream (issue #17 item 12)', async () => {
+    const refused = ['engine_getPayloadV1', 'clique_getSigners', 'eth_sendTransaction', 'admin_peers', 'evm_mine'];
+    const r = await rpc(
+      refused.map((m, i) => call(m, [], i)),
+      '10.8.0.1',
+    );
+    expect((r.body as RpcAnswer[]).map((x) => x.error?.code)).toEqual(refused.map(() => -32004));
+    expect(up.log.filter((c) => refused.includes(c.method))).toEqual([]);
+  });
+
+  test('behavior: /health tells anonymous callers only ok and head; the admin token shows the upstreams', async () => {
+    const anon = await gw.get('/health');
+    const text = await anon.text();
+    expect(text).not.toMatch(/u0|u1|upstream/);
+    expect(JSON.parse(text)).toHaveProperty('ok');
+    const operator = (await (await gw.get('/health', { authorization: `Bearer ${SUITE_ADMIN_TOKEN}` })).json()) as {
+      upstreams: { name: string }[];
+    };
+    expect(operator.upstreams.map((u) => u.name)).toEqual(['u0', 'u1']);
   });
 
   test('error: malformed JSON is -32700 and an empty batch -32600', async () => {

@@ -31,6 +31,7 @@ export async function startNodeTarget(upstreamUrl: string): Promise<GatewayTarge
         headers: { 'content-type': 'application/json', 'cf-connecting-ip': ip },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    get: async (path, headers = {}) => gateway.app.request(path, { headers }),
     admin: async (path, method, body) =>
       admin.request(path, {
         method,

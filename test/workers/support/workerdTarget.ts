@@ -39,6 +39,7 @@ export async function startWorkerdTarget(upstreamUrl: string, entry: string): Pr
         headers: { 'content-type': 'application/json', 'cf-connecting-ip': ip },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       })) as unknown as Response,
+    get: async (path, headers = {}) => (await mf.dispatchFetch(base + path, { headers })) as unknown as Response,
     admin: async (path, method, body) =>
       (await mf.dispatchFetch(`${base}/admin${path}`, {
         method,
