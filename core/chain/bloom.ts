@@ -7,7 +7,7 @@ import { keccak256 } from '../primitives/keccak.ts';
 import type { Log } from './receipt/types.ts';
 
 /** Bytes in a bloom. */
-export const BLOOM_BYTES = 256;
+const BLOOM_BYTES = 256;
 
 function bloomBits(data: Uint8Array, apply: (byteIndex: number, mask: number) => boolean): boolean {
   const h = keccak256(data);
@@ -19,7 +19,7 @@ function bloomBits(data: Uint8Array, apply: (byteIndex: number, mask: number) =>
 }
 
 /** Sets the three bits of `data` in `bloom` (mutates). */
-export function bloomAdd(bloom: Uint8Array, data: Uint8Array): void {
+function bloomAdd(bloom: Uint8Array, data: Uint8Array): void {
   bloomBits(data, (i, mask) => {
     bloom[i] |= mask;
     return true;

@@ -5,7 +5,7 @@
  */
 
 /** Every fork we know, in activation order. */
-export const FORKS = [
+const FORKS = [
   'Frontier',
   'Homestead',
   'TangerineWhistle',

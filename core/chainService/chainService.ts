@@ -10,6 +10,7 @@ import { ethereumHeaderCodec, type Header } from '../chain/header/index.ts';
 import { decodeTransaction } from '../chain/transaction/index.ts';
 import { CliqueEngine } from '../consensus/clique/index.ts';
 import type { ConsensusEngine, HeaderReader } from '../consensus/interface.ts';
+import { trustedEngine } from '../consensus/trusted.ts';
 import { XoneError } from '../errors.ts';
 import { EvmHostCache } from '../exec/evmHost.ts';
 import { BlockImporter, type ImportedBlock } from '../exec/import/blockImporter.ts';
@@ -104,9 +105,7 @@ export class ChainService {
     private readonly options: ChainServiceOptions,
   ) {
     const clique = options.genesis.config.clique;
-    this.engine = clique
-      ? new CliqueEngine({ config: clique })
-      : { name: 'trusted', verifyHeader: () => {}, author: (h: Header) => h.coinbase };
+    this.engine = clique ? new CliqueEngine({ config: clique }) : trustedEngine;
     this.signerAddress = options.signerKey ? addressFromPrivateKey(options.signerKey) : undefined;
     this.putSenders = store.db.prepare<[Uint8Array, Uint8Array]>(
       'INSERT OR REPLACE INTO block_senders (block_hash, senders) VALUES (?, ?)',

@@ -26,7 +26,7 @@ function blockByNumber(chain: EthstatsFeedSource['chain'], n: number): BlockData
 }
 
 /** An ethstats block from the store's block (geth's shape: numbers as numbers, TD as a decimal string). */
-export function toEthstatsBlock(b: BlockData): EthstatsBlock {
+function toEthstatsBlock(b: BlockData): EthstatsBlock {
   const h = b.header;
   return {
     number: Number(h.number),

@@ -100,19 +100,6 @@ export function bytesToBigInt(bytes: Uint8Array): bigint {
   return BigInt(bytesToHex(bytes));
 }
 
-/** Small big-endian integers (≤ 2^53) without going through bigint. */
-export function bytesToNumber(bytes: Uint8Array): number {
-  if (bytes.length > 7) {
-    const n = bytesToBigInt(bytes);
-    if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new HexError('QUANTITY_TOO_LARGE', `integer exceeds 2^53: ${n}`);
-    return Number(n);
-  }
-  let n = 0;
-  for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i];
-  if (n > Number.MAX_SAFE_INTEGER) throw new HexError('QUANTITY_TOO_LARGE', `integer exceeds 2^53: ${n}`);
-  return n;
-}
-
 const EMPTY = new Uint8Array(0);
 
 /** Minimal big-endian bytes of a non-negative integer (0 → empty), as RLP wants scalars. */

@@ -27,7 +27,7 @@ export type RlpItem = Uint8Array | RlpItem[];
 export type RlpInput = Uint8Array | readonly RlpInput[];
 
 /** Nesting deeper than this is refused, so hostile input cannot exhaust the stack. */
-export const MAX_RLP_DEPTH = 1024;
+const MAX_RLP_DEPTH = 1024;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Encoding: measure first, then write once into one buffer.

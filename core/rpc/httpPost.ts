@@ -30,7 +30,7 @@ const tableBody = (name: 'BODY_TOO_LARGE' | 'BAD_CONTENT_TYPE' | 'INVALID_REQUES
   errorResponse(null, { code: RPC_ERRORS[name].code, message: message ?? RPC_ERRORS[name].message });
 
 /** True when the Content-Type (absent = JSON, as geth) is one of the JSON types geth accepts. */
-export function isJsonContentType(header: string | undefined): boolean {
+function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined || header === JSON_TYPE) return true;
   return JSON_TYPES.has(header.split(';')[0].trim().toLowerCase());
 }

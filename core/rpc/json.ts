@@ -42,7 +42,7 @@ function containsRaw(value: object, depth: number): boolean {
 }
 
 /** JSON text of an id as received (number, string or null). */
-export const encodeId = (id: unknown): string => (id === undefined ? 'null' : JSON.stringify(id));
+const encodeId = (id: unknown): string => (id === undefined ? 'null' : JSON.stringify(id));
 
 /** A success response; `resultJson` is JSON text. */
 export const resultResponse = (id: unknown, resultJson: string): string =>

@@ -12,7 +12,7 @@ import { threadId } from 'node:worker_threads';
 const mb = (n: number): number => Math.round(n / 1e5) / 10;
 
 /** One report of the calling thread (`heapDiag` = its name). */
-export function heapDiagLine(name: string): Record<string, string | number> {
+function heapDiagLine(name: string): Record<string, string | number> {
   const h = getHeapStatistics();
   const m = process.memoryUsage();
   return {

@@ -3,7 +3,7 @@
  * Reads fall through to the reader and are cached; writes go to the overlay with an undo entry, so the EVM's nested
  * call frames can checkpoint and revert cheaply. `changes()` hands back what the block wrote.
  */
-import { EMPTY_ACCOUNT, EMPTY_TRIE_ROOT, type AccountState } from './account.ts';
+import { EMPTY_ACCOUNT, type AccountState } from './account.ts';
 import type { StateChanges, StateReader } from './interface.ts';
 import { keyOf } from './keys.ts';
 import { keccak256, KECCAK_EMPTY } from '../primitives/keccak.ts';
@@ -248,10 +248,3 @@ export class JournaledState {
 }
 
 const KECCAK_EMPTY_KEY = keyOf(KECCAK_EMPTY);
-
-/** Whether a storage root denotes empty storage. */
-export function isEmptyStorageRoot(root: Uint8Array): boolean {
-  return keyOf(root) === EMPTY_TRIE_ROOT_KEY;
-}
-
-const EMPTY_TRIE_ROOT_KEY = keyOf(EMPTY_TRIE_ROOT);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { StoreError } from './errors.ts';
 
 /** Name of the lock file inside a datadir. */
-export const LOCK_FILE = 'LOCK';
+const LOCK_FILE = 'LOCK';
 
 function alive(pid: number): boolean {
   try {

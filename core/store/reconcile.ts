@@ -32,12 +32,12 @@ export interface ReconcileReport {
 }
 
 /** Reads the committed pointers. */
-export function readSegmentRows(db: BetterSqlite3.Database): SegmentRow[] {
+function readSegmentRows(db: BetterSqlite3.Database): SegmentRow[] {
   return db.prepare('SELECT id, committed_size, last_offset FROM segments ORDER BY id').all() as SegmentRow[];
 }
 
 /** Checks the record that ends at the committed size of `row`; throws STORE_SEGMENT_CORRUPT naming file and offset. */
-export function checkBoundaryRecord(file: string, row: SegmentRow): void {
+function checkBoundaryRecord(file: string, row: SegmentRow): void {
   const fd = openSync(file, 'r');
   try {
     const header = Buffer.alloc(FRAME_HEADER_BYTES);

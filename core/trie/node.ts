@@ -60,7 +60,7 @@ export function hashRef(hash: Uint8Array): Uint8Array {
 }
 
 /** Reference of an encoded node: inline below 32 bytes, otherwise its hash (reported to `sink`). */
-export function refOfEncoded(encoded: Uint8Array, sink?: NodeSink): Uint8Array {
+function refOfEncoded(encoded: Uint8Array, sink?: NodeSink): Uint8Array {
   if (encoded.length < 32) return encoded;
   const hash = keccak256(encoded);
   sink?.(hash, encoded);
@@ -86,7 +86,7 @@ function writeString(out: Uint8Array, pos: number, b: Uint8Array): number {
  * RLP([a, b]) for two byte strings in one allocation: the shape of every leaf node, on the hot path of trie roots
  * (measured ~2x faster than the general encoder for 1,428 receipt leaves).
  */
-export function encodeLeafRlp(path: Uint8Array, value: Uint8Array): Uint8Array {
+function encodeLeafRlp(path: Uint8Array, value: Uint8Array): Uint8Array {
   const payload = stringLength(path) + stringLength(value);
   const out = new Uint8Array((payload < 56 ? 1 : 1 + rlpLengthOfLength(payload)) + payload);
   writeString(out, writeString(out, writeRlpHeader(out, 0, payload, 0xc0, 0xf7), path), value);
@@ -115,7 +115,7 @@ export function encodeNode(node: TrieNode, sink?: NodeSink): Uint8Array {
 }
 
 /** The node's reference in its parent, cached on the node. */
-export function refOf(node: TrieNode, sink?: NodeSink): Uint8Array {
+function refOf(node: TrieNode, sink?: NodeSink): Uint8Array {
   if (node.ref) return node.ref;
   const ref = refOfEncoded(encodeNode(node, sink), sink);
   node.ref = ref;

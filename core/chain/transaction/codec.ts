@@ -162,7 +162,7 @@ function decodeAccessList(item: RlpItem): AccessListItem[] {
 }
 
 /** EIP-155: v = 27/28 (no chain id) or chainId * 2 + 35/36. Anything else names no chain and no parity. */
-export function chainIdFromLegacyV(v: bigint): bigint | undefined {
+function chainIdFromLegacyV(v: bigint): bigint | undefined {
   if (v === 27n || v === 28n) return undefined;
   if (v >= 35n) return (v - 35n) >> 1n;
   throw new TxError('TX_INVALID_SIGNATURE', `invalid transaction v, r, s values: legacy v = ${v} is neither 27/28 nor EIP-155 (>= 35)`, {

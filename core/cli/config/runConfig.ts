@@ -22,13 +22,13 @@ export type FlagKind = 'switch' | 'integer' | 'string' | 'list';
 const INTEGER_PLACEHOLDERS = new Set(['port', 'n', 'ms', 'gas', 'bytes', 'seconds', 'perSecond']);
 
 /** The key of a flag in a config file: its long name without `--` (`http.port`). */
-export const configKey = (option: Option): string => (option.long ?? '').replace(/^--/, '');
+const configKey = (option: Option): string => (option.long ?? '').replace(/^--/, '');
 
 /** The environment variable of a flag: `--rpc.batch-request-limit` -> XONE_RPC_BATCH_REQUEST_LIMIT. */
-export const envName = (option: Option): string => 'XONE_' + configKey(option).toUpperCase().replace(/[.-]/g, '_');
+const envName = (option: Option): string => 'XONE_' + configKey(option).toUpperCase().replace(/[.-]/g, '_');
 
 /** The kind of value a flag takes. Repeatable flags are the ones whose default is a list. */
-export function flagKind(option: Option): FlagKind {
+function flagKind(option: Option): FlagKind {
   if (option.isBoolean()) return 'switch';
   if (Array.isArray(option.defaultValue)) return 'list';
   const placeholder = /<([^>]+)>/.exec(option.flags)?.[1] ?? '';

@@ -8,7 +8,7 @@ import { INITIAL_BASE_FEE } from '../../chain/genesis/index.ts';
 /** Gas target = gas limit / elasticity. */
 export const ELASTICITY_MULTIPLIER = 2n;
 /** Max change per block = 1 / this. */
-export const BASE_FEE_CHANGE_DENOMINATOR = 8n;
+const BASE_FEE_CHANGE_DENOMINATOR = 8n;
 
 /** The parent fields the calculation reads. */
 export interface BaseFeeParent {

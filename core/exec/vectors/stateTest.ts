@@ -65,7 +65,7 @@ function vmTestBlockHash(n: bigint): Uint8Array {
 }
 
 /** keccak256(rlp(logs)) as the vectors' `logs` field holds it. */
-export function logsHash(logs: readonly Log[]): Uint8Array {
+function logsHash(logs: readonly Log[]): Uint8Array {
   return keccak256(encodeRlp(logs.map((l) => [l.address, l.topics, l.data])));
 }
 

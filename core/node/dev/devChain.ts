@@ -15,7 +15,7 @@ export const DEV_MNEMONIC = 'test test test test test test test test test test t
 export const DEV_CHAIN_ID = 1337;
 export const DEV_ACCOUNT_COUNT = 20;
 /** 10,000 ETH in wei. */
-export const DEV_BALANCE = 10_000n * 10n ** 18n;
+const DEV_BALANCE = 10_000n * 10n ** 18n;
 
 export interface DevAccount {
   /** EIP-55 address. */

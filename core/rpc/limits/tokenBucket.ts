@@ -14,7 +14,7 @@ export type TakeResult = { ok: true } | { ok: false; retryAfterSeconds: number }
 const OK: TakeResult = { ok: true };
 
 /** True for 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopback(ip: string): boolean {
+function isLoopback(ip: string): boolean {
   return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
 }
 

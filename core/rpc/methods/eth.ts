@@ -22,7 +22,7 @@ import { ethLogMethods } from './ethLogs.ts';
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
 
 /** Cached JSON text of a block (by hash and fullTx). */
-export async function blockJson(s: RpcServices, header: HeaderData | null, fullTx: boolean): Promise<RawJson | null> {
+async function blockJson(s: RpcServices, header: HeaderData | null, fullTx: boolean): Promise<RawJson | null> {
   if (header === null) return null;
   const key = blockKey(bytesToHex(header.hash), fullTx);
   const hit = s.cache.getRaw(key);
@@ -33,7 +33,7 @@ export async function blockJson(s: RpcServices, header: HeaderData | null, fullT
 }
 
 /** Cached JSON text of a block's receipts. */
-export async function receiptsJson(s: RpcServices, header: HeaderData | null): Promise<RawJson | null> {
+async function receiptsJson(s: RpcServices, header: HeaderData | null): Promise<RawJson | null> {
   if (header === null) return null;
   const key = receiptsKey(bytesToHex(header.hash));
   const hit = s.cache.getRaw(key);

@@ -32,7 +32,7 @@ function percentiles(v: unknown): number[] {
 }
 
 /** Rewards at the given percentiles of gas used, tips sorted ascending (geth processBlock). */
-export function blockRewards(b: FeeHistoryBlock, pcts: number[]): bigint[] {
+function blockRewards(b: FeeHistoryBlock, pcts: number[]): bigint[] {
   if (b.txs.length === 0) return pcts.map(() => 0n);
   const sorted = [...b.txs].sort((x, y) => (x.tip < y.tip ? -1 : x.tip > y.tip ? 1 : 0));
   const out: bigint[] = [];

@@ -16,7 +16,7 @@ function bySender<T>(txs: TransactionData[], f: (tx: TransactionData) => T): Rec
 }
 
 /** EIP-55 mixed-case address, as geth keys txpool maps (common.Address.Hex()). */
-export function checksumAddress(a: Uint8Array): string {
+function checksumAddress(a: Uint8Array): string {
   const lower = bytesToHex(a).slice(2);
   const digest = bytesToHex(keccak256(new TextEncoder().encode(lower))).slice(2);
   let out = '0x';

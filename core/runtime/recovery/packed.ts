@@ -9,7 +9,7 @@ import { SenderRecoveryError, type RecoveryItem } from './types.ts';
 /** Bytes per packed item. */
 export const ITEM_BYTES = 97;
 /** Bytes per recovered address. */
-export const ADDRESS_BYTES = 20;
+const ADDRESS_BYTES = 20;
 
 /** Throws `RECOVERY_BAD_INPUT` with the index of the first malformed item. */
 export function checkItems(items: readonly RecoveryItem[], offset = 0): void {

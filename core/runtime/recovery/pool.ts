@@ -11,7 +11,7 @@ import { chooseSecp256k1, type Secp256k1Backend } from '../../primitives/secp256
 import { spawnTsWorker, waitForReady } from '../spawnTsWorker.ts';
 import { invalidSignature, InThreadSenderRecovery } from './inThread.ts';
 import { DEFAULT_INLINE_BELOW, defaultRecoveryWorkers, type RecoveryPoolOptions } from './options.ts';
-import { checkItems, packItems, recoverPacked, unpackAddresses, ITEM_BYTES } from './packed.ts';
+import { checkItems, packItems, recoverPacked, unpackAddresses } from './packed.ts';
 import type { RecoveryRequest, RecoveryResponse, RecoveryWorkerData } from './protocol.ts';
 import { SenderRecoveryError, type RecoveryItem, type SenderRecovery } from './types.ts';
 
@@ -154,6 +154,3 @@ export class RecoveryPool implements SenderRecovery {
     for (const [id, job] of [...slot.inFlight]) this.settle(slot, { id, ...recoverPacked(packItems(job.items), this.fallbackBackend) });
   }
 }
-
-/** Items per chunk buffer (exported for the benchmark's report). */
-export const BYTES_PER_ITEM = ITEM_BYTES;

@@ -7,9 +7,6 @@ import { crc32c } from './crc32c.ts';
 /** Bytes of framing before each payload. */
 export const FRAME_HEADER_BYTES = 8;
 
-/** Largest payload one record may hold (a u32 length; 1 GiB keeps Buffer sizes sane). */
-export const MAX_RECORD_BYTES = 1 << 30;
-
 /** Writes the frame of `payload` into `out` at `at`; returns the offset just past it. */
 export function writeFrame(out: Uint8Array, at: number, payload: Uint8Array): number {
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);

@@ -8,7 +8,7 @@ export const SEGMENTS_DIR = 'segments';
 const NAME = /^(\d{8})\.seg$/;
 
 /** File name of segment `id`. */
-export function segmentFileName(id: number): string {
+function segmentFileName(id: number): string {
   return `${String(id).padStart(8, '0')}.seg`;
 }
 

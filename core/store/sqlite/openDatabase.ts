@@ -14,7 +14,7 @@ import { SEGMENTS_DIR } from '../segment/segmentFiles.ts';
 import { applyDurabilityPragmas, requireSetting, type SynchronousLevel } from './pragmas.ts';
 
 /** Name of the SQLite file inside a datadir. */
-export const DB_FILE = 'chain.sqlite';
+const DB_FILE = 'chain.sqlite';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
@@ -35,7 +35,7 @@ export function prepareDatadir(datadir: string): void {
 }
 
 /** Throws STORE_NOT_A_DATABASE unless `file` is absent, empty, or starts with the SQLite header. */
-export function requireSqliteHeader(file: string): void {
+function requireSqliteHeader(file: string): void {
   let size = 0;
   try {
     size = statSync(file).size;
