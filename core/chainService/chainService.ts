@@ -8,7 +8,7 @@ import type { Block } from '../chain/block/index.ts';
 import type { Genesis } from '../chain/genesis/index.ts';
 import { ethereumHeaderCodec, type Header } from '../chain/header/index.ts';
 import { decodeTransaction } from '../chain/transaction/index.ts';
-import { CliqueEngine } from '../consensus/clique/index.ts';
+import { CliqueEngine, NONCE_AUTH_VOTE, NONCE_DROP_VOTE } from '../consensus/clique/index.ts';
 import type { ConsensusEngine, HeaderReader } from '../consensus/interface.ts';
 import { trustedEngine } from '../consensus/trusted.ts';
 import { XoneError } from '../errors.ts';
@@ -58,6 +58,19 @@ export interface ProduceRequest {
   timestamp: bigint;
   /** Dev chain only: state edits (anvil_setBalance and kin) applied before the transactions, sealed into this block. */
   devEdits?: DevStateEdit[];
+  /** Dev chain only: header fields chosen by the user instead of the rules (anvil_setNextBlockBaseFeePerGas and kin). */
+  devHeader?: DevHeaderFields;
+}
+
+/**
+ * Header fields a dev chain user may set (anvil_setNextBlockBaseFeePerGas, evm_setBlockGasLimit, anvil_setCoinbase).
+ * The base fee and gas limit rules are not checked for such a block; the coinbase is kept off Clique checkpoints and
+ * paired with a vote nonce the snapshot ignores, so it never changes the signer set.
+ */
+export interface DevHeaderFields {
+  baseFeePerGas?: bigint;
+  gasLimit?: bigint;
+  coinbase?: Uint8Array;
 }
 
 export interface ProduceResult {
@@ -168,8 +181,10 @@ export class ChainService {
     const t1 = performance.now();
     const c1 = cpuNow();
     let sealed: Block | undefined;
+    const devHeader = request.devHeader;
     const built = await buildBlock(candidates, request.timestamp, {
       ...(preState ? { preState } : {}),
+      ...(devHeader ? { devHeader } : {}),
       config: this.options.genesis.config,
       parent,
       state: this.importer.state,
@@ -192,6 +207,12 @@ export class ChainService {
         let header: Header = { ...built.block.header, stateRoot };
         if (this.engine instanceof CliqueEngine) {
           header = this.engine.prepare(header, parent.header, this.signerAddress as Uint8Array, this.headerReader());
+          const coinbase = devHeader?.coinbase;
+          if (coinbase && header.number % BigInt(this.options.genesis.config.clique?.epoch ?? 30000) !== 0n) {
+            // A vote the snapshot ignores: "add" for an existing signer, "drop" for anyone else.
+            const signer = this.engine.snapshot(parent.header, this.headerReader()).isSigner(coinbase);
+            header = { ...header, coinbase: built.block.header.coinbase, nonce: signer ? NONCE_AUTH_VOTE : NONCE_DROP_VOTE };
+          }
           header = this.engine.seal(header, this.options.signerKey as Uint8Array);
         }
         sealMs = performance.now() - s0;
@@ -201,6 +222,7 @@ export class ChainService {
       },
       this.writeSenders,
       { ms: built.timings.executeMs, cpuMs: built.timings.cpu.executeMs },
+      { devHeader: devHeader !== undefined },
     );
     const t4 = performance.now();
     const c4 = cpuNow();

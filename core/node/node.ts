@@ -12,7 +12,7 @@ import { forkAt, isForkActive } from '../chain/forks.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import { createMetrics } from '../metrics/index.ts';
 import { createRpcServer, defaultRpcOptions, type RpcServer } from '../rpc/index.ts';
-import type { DevStateEdit, DevView } from '../rpc/interface.ts';
+import type { DevStateEdit } from '../rpc/interface.ts';
 import { Lifecycle } from '../runtime/lifecycle.ts';
 import { LoopLagProbe } from '../runtime/loopLag.ts';
 import { Watchdog } from '../runtime/watchdog/index.ts';
@@ -26,7 +26,12 @@ import type { ChainThread } from '../chainService/chainThread.ts';
 import { chainBatch, startChainThread } from './chainStart.ts';
 import type { NodeDeps, NodeOptions } from './options.ts';
 import { EthstatsFeed } from './ethstatsFeed.ts';
-import { Producer, type MiningMode } from './producer.ts';
+import { Producer } from './producer.ts';
+import { DevControls, type DevNodeHandle } from './devControls.ts';
+import { DevAccounts } from '../rpcBackend/devAccounts.ts';
+import { devAccounts } from './dev/devChain.ts';
+import { hexToBytes } from '../primitives/hex.ts';
+import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
 import { roundPhases } from '../chainService/produce/phases.ts';
 import { StoreChainView, type ChainHead } from '../rpcBackend/chainView.ts';
 import { headerData } from '../rpcBackend/convert.ts';
@@ -46,8 +51,9 @@ export class XoneNode {
   private head: ChainHead;
   follower: Follower | undefined;
   private serving: StoreServingSource | undefined;
-  private readonly snapshots = new Map<bigint, bigint>();
-  private timeOffset = 0n;
+  /** The dev chain's controls (evm_*, anvil_*), with --dev on a producer. */
+  dev: DevControls | undefined;
+  accounts: DevAccounts | undefined;
 
   private constructor(
     readonly options: NodeOptions,
@@ -112,6 +118,8 @@ export class XoneNode {
     }
     const stateView = new StoreStateView(reader);
     const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
+    const evmTimeoutMs = options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs;
+    const execView = new StoreExecutionView(reader, config, { timeoutMs: evmTimeoutMs });
     // A follower hands transactions to its peers (the producer) rather than keeping them: it never seals.
     const txpool = options.peers?.length ? forwardingTxPool(localPool, (raw) => (node.follower as Follower).submitTx(raw)) : localPool;
     const serving = blockServing({
@@ -121,6 +129,23 @@ export class XoneNode {
       clientVersion: CLIENT_IDENTITY,
     });
     node.serving = serving.source;
+    if (options.dev && node.producer) {
+      // Node-held dev accounts (anvil's): the dev mnemonic's keys, on the producer only (a follower forwards raw txs).
+      const keys = devAccounts().map((a) => hexToBytes(a.privateKey));
+      node.accounts = new DevAccounts(
+        keys,
+        keys.map((k) => addressFromPrivateKey(k)),
+        {
+          config,
+          chain: chainView,
+          exec: execView,
+          txpool: localPool,
+          submit: (tx, sender) => localPool.submit(tx, sender),
+          gasCap: options.rpc?.gasCap ?? defaultRpcOptions.gasCap,
+        },
+      );
+      node.dev = new DevControls(node.devHandle(), BigInt(config.clique?.period ?? 0));
+    }
     // Created before the RPC server so the server can ask it whether to shed; started last, once the loop is built.
     const watchdog = options.watchdog === false ? undefined : new Watchdog();
     node.rpc = createRpcServer(
@@ -135,10 +160,11 @@ export class XoneNode {
       {
         chain: chainView,
         state: stateView,
-        exec: new StoreExecutionView(reader, config, { timeoutMs: options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs }),
+        exec: execView,
         txpool,
         events,
-        ...(options.dev ? { dev: node.devView() } : {}),
+        ...(node.dev ? { dev: node.dev } : {}),
+        ...(node.accounts ? { accounts: node.accounts } : {}),
         health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
         ...(watchdog ? { shed: () => watchdog.isShedding() } : {}),
       },
@@ -212,22 +238,23 @@ export class XoneNode {
   async produceBlock(timestamp?: bigint, devEdits?: DevStateEdit[]): Promise<void> {
     const parent = this.head.header;
     const config = this.options.genesis.config;
-    const period = BigInt(config.clique?.period ?? 0);
-    const now = BigInt(Math.floor(Date.now() / 1000)) + this.timeOffset;
-    let ts = timestamp ?? now;
-    if (ts < parent.timestamp + (period > 0n ? period : 1n)) ts = parent.timestamp + (period > 0n ? period : 1n);
+    const settings = this.dev ? this.dev.nextBlock(parent, timestamp) : { timestamp: nextTimestamp(parent, config, timestamp) };
+    const ts = settings.timestamp;
+    const devHeader = settings.header;
     const next = forkAt(config, Number(parent.number + 1n), Number(ts));
     const baseFee = isForkActive(next, 'London')
-      ? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp)))
+      ? (devHeader?.baseFeePerGas ?? expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))))
       : undefined;
     const started = performance.now();
-    const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, parent.gasLimit);
+    const picked = devEdits ? [] : this.pool.selectForBlock(baseFee, devHeader?.gasLimit ?? parent.gasLimit);
     const selected = performance.now();
     const result = await this.chain.produce({
       txs: picked.map((p) => ({ raw: p.tx.raw, sender: p.sender })),
       timestamp: ts,
       ...(devEdits ? { devEdits } : {}),
+      ...(devHeader ? { devHeader } : {}),
     });
+    this.dev?.blockSealed(settings, timestamp !== undefined);
     const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
     this.adopt(result.head);
@@ -324,47 +351,33 @@ export class XoneNode {
     }
   }
 
-  /** The dev-mode controls behind evm_* / anvil_* (docs/cli.md: interval mining by default; automine off = manual). */
-  private devView(): DevView {
+  /** What the dev controls may touch. */
+  private devHandle(): DevNodeHandle {
     return {
-      mine: async (blocks, timestamp) => {
-        if (!this.producer) throw new Error('not mining');
-        await this.producer.mine(blocks, timestamp);
+      producer: this.producer,
+      chain: this.chain,
+      pool: this.pool,
+      reader: this.reader,
+      accounts: this.accounts,
+      head: () => this.head.header,
+      reloadHead: async () => {
+        const h = await this.chain.head();
+        this.head = { header: h.header, hash: h.hash };
+        this.pool.onNewHead();
       },
-      setAutomine: (enabled) => this.producer?.setMode(enabled ? ('automine' as MiningMode) : 'manual'),
-      snapshot: () => {
-        const id = BigInt(this.snapshots.size + 1);
-        this.snapshots.set(id, this.head.header.number);
-        return id;
-      },
-      revert: async (id) => {
-        const number = this.snapshots.get(id);
-        if (number === undefined || !this.producer) return false;
-        await this.producer.enqueue(async () => {
-          await this.chain.unwindTo(number);
-          const h = await this.chain.head();
-          this.head = { header: h.header, hash: h.hash };
-          this.pool.onNewHead();
-        });
-        // A snapshot is used once, as in Hardhat and anvil; later ones are gone too.
-        for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
-        return true;
-      },
-      increaseTime: (seconds) => {
-        this.timeOffset += seconds;
-        return this.timeOffset;
-      },
-      // Sealed into a block of its own right away (docs/decisions/0023-dev-state-edits.md), after queued chain work.
-      editState: async (edit) => {
-        if (!this.producer) throw new Error('not mining');
-        let failure: unknown;
-        await this.producer.enqueue(() => this.produceBlock(undefined, [edit]).catch((err: unknown) => void (failure = err)));
-        if (failure !== undefined) throw failure;
-      },
+      produceBlock: (timestamp, edits) => this.produceBlock(timestamp, edits),
     };
   }
 
   async close(): Promise<void> {
     await this.lifecycle.close();
   }
+}
+
+/** A non-dev producer's next timestamp: now, but at least Clique's period after the parent. */
+function nextTimestamp(parent: { timestamp: bigint }, config: NodeOptions['genesis']['config'], requested?: bigint): bigint {
+  const period = BigInt(config.clique?.period ?? 0);
+  const min = parent.timestamp + (period > 0n ? period : 1n);
+  const ts = requested ?? BigInt(Math.floor(Date.now() / 1000));
+  return ts < min ? min : ts;
 }

@@ -156,11 +156,51 @@ export interface TxPoolView {
   content(): { pending: TransactionData[]; queued: TransactionData[] };
 }
 
+/**
+ * Keys the node holds for its clients: the dev accounts on --dev (plus impersonated addresses); absent on every other
+ * network, where the signing methods refuse. Signatures are 65 bytes r || s || v with v = 27/28 (geth's eth_sign).
+ */
+export interface AccountsView {
+  /** Addresses eth_accounts lists. */
+  accounts(): Uint8Array[];
+  /** Fills nonce, gas and fees as geth does, signs (or impersonates) and hands the transaction to the pool. */
+  sendTransaction(req: CallRequest): Promise<Uint8Array>;
+  /** Fills and signs like sendTransaction; returns the raw signed transaction without sending it. */
+  signTransaction(req: CallRequest): Promise<Uint8Array>;
+  /** EIP-191 personal-message signature (eth_sign, personal_sign). */
+  signMessage(address: Uint8Array, message: Uint8Array): Promise<Uint8Array>;
+  /** EIP-712 signature of typed data as eth_signTypedData_v4 takes it (object or JSON text). */
+  signTypedData(address: Uint8Array, typedData: unknown): Promise<Uint8Array>;
+}
+
 /** Test-node controls, present only in dev mode. */
 export interface DevView {
-  /** Mines `blocks` blocks (default 1); `timestamp` of the first if given. */
-  mine(blocks: number, timestamp?: bigint): Promise<void>;
+  /** Mines `blocks` blocks (default 1); `timestamp` of the first if given, `interval` seconds apart if given. */
+  mine(blocks: number, timestamp?: bigint, interval?: bigint): Promise<void>;
   setAutomine(enabled: boolean): void;
+  /** anvil_getAutomine: true while each transaction burst is sealed at once. */
+  getAutomine(): boolean;
+  /** The next block's timestamp (evm_setNextBlockTimestamp); later blocks continue from it. */
+  setNextBlockTimestamp(timestamp: bigint): MaybePromise<void>;
+  /** The next block's base fee (anvil_setNextBlockBaseFeePerGas). */
+  setNextBlockBaseFee(baseFee: bigint): MaybePromise<void>;
+  /** Gas limit of every later block (evm_setBlockGasLimit). */
+  setBlockGasLimit(gasLimit: bigint): MaybePromise<void>;
+  /** Coinbase (fee recipient) of every later block (anvil_setCoinbase). */
+  setCoinbase(address: Uint8Array): MaybePromise<void>;
+  /** The coinbase of the next block (eth_coinbase). */
+  coinbase(): Uint8Array;
+  /** Removes a pending transaction; its hash, or null when the pool does not hold it (anvil_dropTransaction). */
+  dropTransaction(hash: Uint8Array): MaybePromise<Uint8Array | null>;
+  /** anvil_impersonateAccount / stopImpersonatingAccount / autoImpersonateAccount. */
+  impersonate(address: Uint8Array, on: boolean): void;
+  autoImpersonate(on: boolean): void;
+  /** anvil_dumpState: the head state as anvil's gzipped JSON. */
+  dumpState(): MaybePromise<Uint8Array>;
+  /** anvil_loadState: merges a dump (ours or anvil's) into the head state, sealed as one block. */
+  loadState(dump: Uint8Array): MaybePromise<void>;
+  /** anvil_reset: back to the genesis block, pool emptied, dev settings cleared. */
+  reset(): Promise<void>;
   snapshot(): MaybePromise<bigint>;
   revert(id: bigint): MaybePromise<boolean>;
   /** Adds seconds to the next block timestamps; returns the total offset. */
@@ -205,6 +245,8 @@ export interface RpcDeps {
   exec?: ExecutionView;
   txpool?: TxPoolView;
   dev?: DevView;
+  /** Node-held accounts (dev mode). */
+  accounts?: AccountsView;
   events?: RpcEventSource;
   health?: HealthSource;
   /** Load shedding: while true, methods marked expensive are refused with -32005. */

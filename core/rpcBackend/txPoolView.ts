@@ -1,5 +1,5 @@
 /** The RPC's TxPoolView over the node's TxPool: decoding, geth's refusal messages, pending lookups. */
-import { decodeTransaction } from '../chain/transaction/index.ts';
+import { decodeTransaction, type Transaction } from '../chain/transaction/index.ts';
 import { XoneError } from '../errors.ts';
 import type { TxPoolView } from '../rpc/interface.ts';
 import type { TransactionData } from '../rpc/encode/types.ts';
@@ -13,8 +13,16 @@ export class NodeTxPoolView implements TxPoolView {
   ) {}
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    return this.submit(raw);
+  }
+
+  /**
+   * Adds a raw transaction, or a decoded one with its sender already known (the node's own accounts: signed here, or
+   * impersonated ones that carry no real signature); refusals become TXPOOL_REJECTED with geth's message.
+   */
+  async submit(tx: Uint8Array | Transaction, sender?: Uint8Array): Promise<Uint8Array> {
     try {
-      return this.pool.add(decodeTransaction(raw)).hash;
+      return this.pool.add(tx instanceof Uint8Array ? decodeTransaction(tx) : tx, sender).hash;
     } catch (err) {
       // Every refusal (bad encoding, static rule, pool rule) reaches the wire as -32000 with geth's message.
       if (err instanceof XoneError) throw new XoneError('TXPOOL_REJECTED', err.message, { reason: err.code });

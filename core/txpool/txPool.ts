@@ -192,6 +192,14 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     account.pending = left;
   }
 
+  /** Drops every transaction (the dev chain's anvil_reset). */
+  clear(): void {
+    this.accounts.clear();
+    this.byHash.clear();
+    this.pendingCount = 0;
+    this.headState.reset();
+  }
+
   /** Removes a transaction (e.g. it was found invalid while building a block). */
   remove(hash: Uint8Array): void {
     const p = this.byHash.get(bytesToHex(hash));

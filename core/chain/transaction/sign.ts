@@ -63,3 +63,19 @@ export function signTransaction(
   tx.hash = keccak256(tx.raw);
   return tx;
 }
+
+/**
+ * A transaction from `sender` that nobody signed (the dev chain's impersonated accounts, anvil_impersonateAccount):
+ * it carries a placeholder signature (s = 1, r = 2^160 + the sender, so that two senders' otherwise equal
+ * transactions get different hashes) that passes the static range checks but recovers to no one. The sender travels
+ * beside it (the pool's known sender, the block's stored senders); it must never reach a verifying node.
+ */
+export function impersonatedTransaction(unsigned: UnsignedTransaction, sender: Uint8Array): Transaction {
+  const tx = normalize(unsigned);
+  tx.r = (1n << 160n) | BigInt('0x' + (Buffer.from(sender).toString('hex') || '0'));
+  tx.s = 1n;
+  tx.v = tx.type !== 0 ? 0n : tx.chainId === undefined ? 27n : tx.chainId * 2n + 35n;
+  tx.raw = encodeTransaction(tx);
+  tx.hash = keccak256(tx.raw);
+  return tx;
+}

@@ -32,6 +32,8 @@ export interface BuildContext {
   blockHash(number: bigint): Uint8Array | undefined;
   /** Dev-only writes before the transactions (ExecuteBlockContext.preState); the importer must apply the same. */
   preState?: ExecuteBlockContext['preState'];
+  /** Dev-only header fields chosen by the user (base fee, gas limit, coinbase). */
+  devHeader?: { baseFeePerGas?: bigint; gasLimit?: bigint; coinbase?: Uint8Array };
 }
 
 export interface BuiltBlock {
@@ -74,6 +76,10 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
     nonce: new Uint8Array(8),
   };
   if (isForkActive(fork, 'London')) header.baseFeePerGas = expectedBaseFee(parent, ctx.parent.fork);
+  const dev = ctx.devHeader;
+  if (dev?.coinbase) header.coinbase = dev.coinbase;
+  if (dev?.gasLimit !== undefined) header.gasLimit = dev.gasLimit;
+  if (dev?.baseFeePerGas !== undefined && header.baseFeePerGas !== undefined) header.baseFeePerGas = dev.baseFeePerGas;
   if (isForkActive(fork, 'Shanghai')) header.withdrawalsRoot = EMPTY_TRIE_ROOT;
 
   const t0 = performance.now();

@@ -25,8 +25,18 @@ export interface ParentInfo {
   fork: Fork;
 }
 
-/** Throws BlockInvalidError (BLOCK_BAD_HEADER / BLOCK_BAD_PARENT) naming the first rule `header` breaks. */
-export function validateHeader(header: Header, parent: ParentInfo, config: ChainConfig, fork: Fork): void {
+/**
+ * Throws BlockInvalidError (BLOCK_BAD_HEADER / BLOCK_BAD_PARENT) naming the first rule `header` breaks. `devHeader`:
+ * a dev chain's own block whose base fee or gas limit the user chose (anvil_setNextBlockBaseFeePerGas,
+ * evm_setBlockGasLimit): those two rules are skipped; only the producer's commit passes it, never an import.
+ */
+export function validateHeader(
+  header: Header,
+  parent: ParentInfo,
+  config: ChainConfig,
+  fork: Fork,
+  { devHeader = false }: { devHeader?: boolean } = {},
+): void {
   const p = parent.header;
   if (!equalBytes(header.parentHash, parent.hash))
     throw mismatch('BLOCK_BAD_PARENT', 'parentHash', bytesToHex(parent.hash), bytesToHex(header.parentHash));
@@ -37,10 +47,11 @@ export function validateHeader(header: Header, parent: ParentInfo, config: Chain
   }
   if (header.gasLimit > MAX_GAS_LIMIT) throw mismatch('BLOCK_BAD_HEADER', 'gasLimit', `<= ${MAX_GAS_LIMIT}`, header.gasLimit);
   if (header.gasUsed > header.gasLimit) throw mismatch('BLOCK_BAD_HEADER', 'gasUsed', `<= gasLimit ${header.gasLimit}`, header.gasUsed);
-  checkGasLimit(header, p, parent.fork, fork);
+  if (!devHeader) checkGasLimit(header, p, parent.fork, fork);
   if (isForkActive(fork, 'London')) {
     const expected = expectedBaseFee(p, parent.fork);
-    if (header.baseFeePerGas !== expected) throw mismatch('BLOCK_BAD_HEADER', 'baseFeePerGas', expected, header.baseFeePerGas ?? 'none');
+    if (header.baseFeePerGas === undefined || (!devHeader && header.baseFeePerGas !== expected))
+      throw mismatch('BLOCK_BAD_HEADER', 'baseFeePerGas', expected, header.baseFeePerGas ?? 'none');
   } else if (header.baseFeePerGas !== undefined) {
     throw mismatch('BLOCK_BAD_HEADER', 'baseFeePerGas', 'absent before London', header.baseFeePerGas);
   }

@@ -1,4 +1,4 @@
-/** Receipt and log JSON as geth's MarshalReceipt and types.Log. */
+/** Receipt and log JSON as geth's MarshalReceipt and types.Log (with geth 1.16's blockTimestamp when known). */
 import { type LogData, type ReceiptData } from './types.ts';
 import { d, dn, q } from './hex.ts';
 
@@ -12,6 +12,7 @@ export function encodeLog(l: LogData): Record<string, unknown> {
     transactionHash: d(l.transactionHash),
     transactionIndex: q(l.transactionIndex),
     blockHash: d(l.blockHash),
+    ...(l.blockTimestamp !== undefined ? { blockTimestamp: q(l.blockTimestamp) } : {}),
     logIndex: q(l.logIndex),
     removed: l.removed === true,
   };
@@ -22,6 +23,7 @@ export function encodeReceipt(r: ReceiptData): Record<string, unknown> {
   const out: Record<string, unknown> = {
     blockHash: d(r.blockHash),
     blockNumber: q(r.blockNumber),
+    ...(r.blockTimestamp !== undefined ? { blockTimestamp: q(r.blockTimestamp) } : {}),
     contractAddress: dn(r.contractAddress),
     cumulativeGasUsed: q(r.cumulativeGasUsed),
     effectiveGasPrice: q(r.effectiveGasPrice),

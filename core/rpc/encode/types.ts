@@ -91,6 +91,8 @@ export interface LogData {
   data: Uint8Array;
   blockNumber: bigint;
   blockHash: Uint8Array;
+  /** The block's timestamp (geth 1.16's `blockTimestamp`; execution-apis#639). */
+  blockTimestamp?: bigint;
   transactionHash: Uint8Array;
   transactionIndex: number;
   /** Index in the block. */
@@ -113,6 +115,8 @@ export interface ReceiptData {
   transactionIndex: number;
   blockHash: Uint8Array;
   blockNumber: bigint;
+  /** The block's timestamp (geth 1.16's `blockTimestamp`). */
+  blockTimestamp?: bigint;
   from: Uint8Array;
   to: Uint8Array | null;
   contractAddress: Uint8Array | null;

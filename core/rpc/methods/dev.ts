@@ -4,11 +4,12 @@
  * boolean, evm_increaseTime the total time offset as a quantity. The anvil_set* state edits (hardhat_set* aliases)
  * return true as Hardhat's do (anvil returns null; no client reads it) once the edit is visible at 'latest'.
  */
-import { address, bool, data, optional, quantity, required, storageKey, uint64 } from '../params.ts';
+import { address, bool, data, hash, optional, quantity, required, storageKey, uint64 } from '../params.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { ParamError, jsonKind } from '../params.ts';
-import { toQuantity } from '../../primitives/hex.ts';
+import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
+import { RpcError } from '../errors.ts';
 
 /** anvil accepts numbers or hex strings for counts and seconds. */
 function numberish(v: unknown): bigint {
@@ -45,13 +46,63 @@ export function devMethods(s: RpcServices): MethodTable {
     await dev.editState({ address: a, storage: [[slot, value]] });
     return true;
   });
+  const getAutomine = method([], () => dev.getAutomine());
+  const impersonate = method([required(address)] as const, ([a]) => {
+    dev.impersonate(a, true);
+    return null;
+  });
+  const stopImpersonating = method([required(address)] as const, ([a]) => {
+    dev.impersonate(a, false);
+    return null;
+  });
   return {
     evm_mine: method([optional(numberish)] as const, async ([timestamp]) => {
       await dev.mine(1, timestamp);
       return '0x0';
     }),
-    anvil_mine: method([optional(numberish), optional(numberish)] as const, async ([blocks]) => {
-      await dev.mine(Number(blocks ?? 1n));
+    anvil_mine: method([optional(numberish), optional(numberish)] as const, async ([blocks, interval]) => {
+      await dev.mine(Number(blocks ?? 1n), undefined, interval);
+      return null;
+    }),
+    anvil_getAutomine: getAutomine,
+    hardhat_getAutomine: getAutomine,
+    evm_setNextBlockTimestamp: method([required(numberish)] as const, async ([ts]) => {
+      await dev.setNextBlockTimestamp(ts);
+      return null;
+    }),
+    anvil_setNextBlockBaseFeePerGas: method([required(quantity)] as const, async ([fee]) => {
+      await dev.setNextBlockBaseFee(fee);
+      return null;
+    }),
+    evm_setBlockGasLimit: method([required(quantity)] as const, async ([gas]) => {
+      await dev.setBlockGasLimit(gas);
+      return true;
+    }),
+    anvil_setCoinbase: method([required(address)] as const, async ([a]) => {
+      await dev.setCoinbase(a);
+      return null;
+    }),
+    anvil_dropTransaction: method([required(hash)] as const, async ([h]) => {
+      const dropped = await dev.dropTransaction(h);
+      return dropped && bytesToHex(dropped);
+    }),
+    anvil_impersonateAccount: impersonate,
+    hardhat_impersonateAccount: impersonate,
+    anvil_stopImpersonatingAccount: stopImpersonating,
+    hardhat_stopImpersonatingAccount: stopImpersonating,
+    anvil_autoImpersonateAccount: method([required(bool)] as const, ([on]) => {
+      dev.autoImpersonate(on);
+      return null;
+    }),
+    anvil_dumpState: method([], async () => bytesToHex(await dev.dumpState())),
+    anvil_loadState: method([required(data)] as const, async ([dump]) => {
+      await dev.loadState(dump);
+      return true;
+    }),
+    anvil_reset: method([optional((v: unknown) => v)] as const, async ([opts]) => {
+      if (opts !== undefined && opts !== null && typeof opts === 'object' && 'forking' in opts && opts.forking != null)
+        throw new RpcError('SERVER_ERROR', 'anvil_reset: forking is not supported by this node (only a reset to its own genesis)');
+      await dev.reset();
       return null;
     }),
     evm_setAutomine: method([required(bool)] as const, ([on]) => {

@@ -79,8 +79,7 @@ export function ethMethods(s: RpcServices): MethodTable {
             highestBlock: toQuantity(st.highestBlock),
           };
     }),
-    eth_accounts: method([], () => []),
-    eth_coinbase: method([], () => ZERO_ADDRESS),
+    eth_coinbase: method([], () => (s.deps.dev ? bytesToHex(s.deps.dev.coinbase()) : ZERO_ADDRESS)),
     eth_mining: method([], () => false),
     eth_hashrate: method([], () => '0x0'),
     eth_getBlockByHash: method([required(hash), required(bool)] as const, async ([h, full]) => blockJson(s, await byHash(h), full)),

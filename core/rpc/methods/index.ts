@@ -1,6 +1,7 @@
 /** Assembles the method table from the namespace files; dev methods only in dev mode. */
 import { type MethodTable } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
+import { accountMethods } from './accounts.ts';
 import { debugMethods } from './debug.ts';
 import { devMethods } from './dev.ts';
 import { ethMethods } from './eth.ts';
@@ -9,5 +10,13 @@ import { txpoolMethods } from './txpool.ts';
 import { web3Methods } from './web3.ts';
 
 export function buildMethodTable(s: RpcServices): MethodTable {
-  return { ...ethMethods(s), ...netMethods(s), ...web3Methods(s), ...txpoolMethods(s), ...debugMethods(s), ...devMethods(s) };
+  return {
+    ...ethMethods(s),
+    ...accountMethods(s),
+    ...netMethods(s),
+    ...web3Methods(s),
+    ...txpoolMethods(s),
+    ...debugMethods(s),
+    ...devMethods(s),
+  };
 }

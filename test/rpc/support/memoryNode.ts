@@ -210,6 +210,19 @@ export class MemoryNode implements ChainView, StateView, ExecutionView, TxPoolVi
   revert = (id: bigint) => Number(id) < this.snapshots.length;
   increaseTime = (s: bigint) => (this.timeOffset += s);
   editState = () => undefined;
+  // The anvil_* controls the in-memory node does not model (the real node's are tested in test/node/devParity.test.ts).
+  getAutomine = () => false;
+  setNextBlockTimestamp = () => undefined;
+  setNextBlockBaseFee = () => undefined;
+  setBlockGasLimit = () => undefined;
+  setCoinbase = () => undefined;
+  coinbase = () => new Uint8Array(20);
+  dropTransaction = () => null;
+  impersonate = () => undefined;
+  autoImpersonate = () => undefined;
+  dumpState = () => new Uint8Array(0);
+  loadState = () => undefined;
+  reset = async () => undefined;
 
   /** Produces a block from specs and announces it like the node would after it is durable. */
   async produce(specs: TxSpec[]): Promise<BuiltBlock> {
