@@ -1,6 +1,6 @@
 /**
  * anvil_dumpState / anvil_loadState's format: anvil's `SerializableState` as JSON, gzipped, sent as hex. We write the
- * fields anvil reads back (`block`, `accounts`, empty `blocks` and `transactions`), so a dump of
+ * fields anvil reads back (`block`, `accounts`, `best_block_number`, empty `blocks` and `transactions`), so a dump of
  * ours loads into anvil and one of anvil's loads here (its accounts; the blocks it lists are not replayed).
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -47,6 +47,8 @@ export function encodeStateDump(block: DumpBlock, accounts: Iterable<DumpedAccou
       difficulty: '0x0',
     },
     accounts: out,
+    // anvil requires the field and moves its head to it; 0 is the one block every chain has (we ship no blocks).
+    best_block_number: '0x0',
     blocks: [],
     transactions: [],
   };

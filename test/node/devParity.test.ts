@@ -1,0 +1,282 @@
+/**
+ * Dev-node parity with anvil: the same calls against `xone run --dev` and anvil 1.7.1 (npm @foundry-rs/anvil, same
+ * mnemonic and chain id), answers compared value for value where both chains agree by construction (accounts,
+ * signatures, answer shapes) and checked for effect on ours; and a node off --dev refusing the signing methods.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnvil, type Peer } from '../../core/bench/rpc/peers.ts';
+import { devGenesisJson } from '../../core/node/dev/devChain.ts';
+import { startDevNode, type DevNode } from '../support/devNode.ts';
+import { rpc, type RpcReply } from './support/rpcCall.ts';
+
+const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const BEEF = '0x000000000000000000000000000000000000beef';
+const DEAD = '0x000000000000000000000000000000000000dead';
+const TYPED = {
+  types: {
+    EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+    ],
+    Mail: [
+      { name: 'to', type: 'address' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  domain: { name: 'parity', chainId: 1337 },
+  message: { to: DEAD, contents: 'hello' },
+};
+
+let ours: DevNode;
+let anvil: Peer;
+beforeAll(async () => {
+  [ours, anvil] = await Promise.all([startDevNode(['--period', '1']), startAnvil(1337, 20)]);
+}, 120_000);
+afterAll(async () => {
+  await ours?.stop();
+  await anvil?.stop();
+});
+
+const call = async (url: string, method: string, params: unknown[] = []): Promise<unknown> => {
+  const r: RpcReply = await rpc(url, method, params);
+  if (r.error) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
+  return r.result;
+};
+const both = async (method: string, params: unknown[] = []): Promise<[unknown, unknown]> =>
+  Promise.all([call(ours.url, method, params), call(anvil.url, method, params)]);
+const waitReceipt = async (url: string, hash: string): Promise<Record<string, unknown>> => {
+  for (let i = 0; i < 200; i++) {
+    const r = (await call(url, 'eth_getTransactionReceipt', [hash])) as Record<string, unknown> | null;
+    if (r) return r;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`no receipt for ${hash}`);
+};
+
+describe('dev accounts as anvil holds them', () => {
+  it('default: eth_accounts lists the mnemonic accounts in order', async () => {
+    const [o, a] = await both('eth_accounts');
+    expect((o as string[]).slice(0, 10)).toEqual((a as string[]).slice(0, 10));
+  });
+
+  it('behavior: eth_sign, personal_sign, eth_signTypedData_v4 give the same signatures', async () => {
+    expect(...(await both('eth_sign', [DEV0, '0xdeadbeef']))).toEqual(expect.anything());
+    const [s1, s2] = await both('eth_sign', [DEV0, '0xdeadbeef']);
+    expect(s1).toBe(s2);
+    const [p1, p2] = await both('personal_sign', ['0x68656c6c6f', DEV0]);
+    expect(p1).toBe(p2);
+    const [t1, t2] = await both('eth_signTypedData_v4', [DEV0, TYPED]);
+    expect(t1).toBe(t2);
+    const [j1, j2] = await both('eth_signTypedData_v4', [DEV0, JSON.stringify(TYPED)]);
+    expect(j1).toBe(t1);
+    expect(j2).toBe(t2);
+  });
+
+  it('behavior: eth_signTransaction of a fully specified transaction is the same raw transaction', async () => {
+    const tx = {
+      from: DEV0,
+      to: DEAD,
+      value: '0x1',
+      nonce: '0x50',
+      gas: '0x5208',
+      maxFeePerGas: '0x77359400',
+      maxPriorityFeePerGas: '0x1',
+      chainId: '0x539',
+    };
+    const [o, a] = await both('eth_signTransaction', [tx]);
+    expect(o).toBe(a);
+  });
+
+  it('behavior: eth_sendTransaction fills nonce, gas and fees and the transfer is mined with blockTimestamp', async () => {
+    await call(ours.url, 'evm_setAutomine', [true]);
+    const hash = (await call(ours.url, 'eth_sendTransaction', [{ from: DEV0, to: DEAD, value: '0x2' }])) as string;
+    const r = await waitReceipt(ours.url, hash);
+    expect(r.status).toBe('0x1');
+    expect(r.gasUsed).toBe('0x5208');
+    const block = (await call(ours.url, 'eth_getBlockByHash', [r.blockHash, false])) as { timestamp: string };
+    expect(r.blockTimestamp).toBe(block.timestamp);
+    const tx = (await call(ours.url, 'eth_getTransactionByHash', [hash])) as Record<string, string>;
+    expect(tx.type).toBe('0x2');
+    expect(BigInt(tx.maxFeePerGas)).toBeGreaterThanOrEqual(BigInt(tx.maxPriorityFeePerGas));
+  });
+
+  it('error: an address the node holds no key for is refused', async () => {
+    const r = await rpc(ours.url, 'eth_sendTransaction', [{ from: BEEF, to: DEAD, value: '0x1' }]);
+    expect(r.error?.code).toBe(-32000);
+    expect(r.error?.message).toBe(`unknown account ${BEEF}`);
+    expect((await rpc(ours.url, 'eth_sign', [BEEF, '0x00'])).error?.message).toBe(`unknown account ${BEEF}`);
+  });
+});
+
+describe('anvil_* controls with anvil answer shapes', () => {
+  it('behavior: impersonation sends from an address without a key, until stopped; auto-impersonation covers all', async () => {
+    for (const url of [ours.url, anvil.url]) await call(url, 'anvil_setBalance', [BEEF, '0xde0b6b3a7640000']);
+    const [i1, i2] = await both('anvil_impersonateAccount', [BEEF]);
+    expect(i1).toBe(i2);
+    const hash = (await call(ours.url, 'eth_sendTransaction', [{ from: BEEF, to: DEAD, value: '0x1' }])) as string;
+    const r = await waitReceipt(ours.url, hash);
+    expect(r.from).toBe(BEEF);
+    expect(r.status).toBe('0x1');
+    expect(...(await both('hardhat_stopImpersonatingAccount', [BEEF]))).toBeNull();
+    expect((await rpc(ours.url, 'eth_sendTransaction', [{ from: BEEF, to: DEAD }])).error?.code).toBe(-32000);
+    const [a1, a2] = await both('anvil_autoImpersonateAccount', [true]);
+    expect(a1).toBe(a2);
+    const h2 = (await call(ours.url, 'eth_sendTransaction', [{ from: BEEF, to: DEAD, value: '0x1' }])) as string;
+    expect((await waitReceipt(ours.url, h2)).from).toBe(BEEF);
+    await both('anvil_autoImpersonateAccount', [false]);
+  });
+
+  it('behavior: getAutomine, mine with interval, next timestamp, base fee, gas limit and coinbase', async () => {
+    for (const url of [ours.url, anvil.url]) await call(url, 'evm_setAutomine', [false]);
+    const [g1, g2] = await both('anvil_getAutomine');
+    expect(g1).toBe(false);
+    expect(g2).toBe(false);
+    expect((await both('hardhat_getAutomine'))[0]).toBe(false);
+    const before = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { number: string; timestamp: string };
+    const [m1, m2] = await both('anvil_mine', ['0x3', '0x10']);
+    expect(m1).toBe(m2);
+    const mined = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { number: string; timestamp: string };
+    expect(BigInt(mined.number)).toBe(BigInt(before.number) + 3n);
+    const ts = BigInt(mined.timestamp) + 1000n;
+    const [n1, n2] = await both('evm_setNextBlockTimestamp', ['0x' + ts.toString(16)]);
+    expect(n1).toBe(n2);
+    const [b1, b2] = await both('anvil_setNextBlockBaseFeePerGas', ['0x700']);
+    expect(b1).toBe(b2);
+    const [l1, l2] = await both('evm_setBlockGasLimit', ['0x2faf080']);
+    expect(l1).toBe(l2);
+    const coinbase = '0x000000000000000000000000000000000000c0de';
+    const [c1, c2] = await both('anvil_setCoinbase', [coinbase]);
+    expect(c1).toBe(c2);
+    await call(ours.url, 'evm_mine');
+    const block = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as Record<string, string>;
+    expect(BigInt(block.timestamp)).toBe(ts);
+    expect(block.baseFeePerGas).toBe('0x700');
+    expect(block.gasLimit).toBe('0x2faf080');
+    expect(block.miner).toBe(coinbase);
+    expect(await call(ours.url, 'eth_coinbase')).toBe(coinbase);
+    await call(ours.url, 'evm_mine');
+    const next = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as Record<string, string>;
+    expect(BigInt(next.timestamp)).toBeGreaterThan(ts);
+    expect(next.baseFeePerGas).toBe('0x620'); // 0x700 - 0x700 / 8 after an empty block
+    expect(next.gasLimit).toBe('0x2faf080');
+    await call(ours.url, 'anvil_setCoinbase', ['0x0000000000000000000000000000000000000000']);
+  });
+
+  it('behavior: anvil_dropTransaction removes a pending transaction and answers its hash, then null', async () => {
+    for (const url of [ours.url, anvil.url]) {
+      const hash = (await call(url, 'eth_sendTransaction', [{ from: DEV0, to: DEAD, value: '0x1' }])) as string;
+      expect(await call(url, 'anvil_dropTransaction', [hash])).toBe(hash);
+      expect(await call(url, 'anvil_dropTransaction', [hash])).toBeNull();
+      expect(await call(url, 'eth_getTransactionByHash', [hash])).toBeNull();
+    }
+  });
+
+  it('behavior: a state dump of either node loads into the other', async () => {
+    const code = '0x6001600055';
+    const slot = '0x' + '00'.repeat(31) + '05';
+    for (const url of [ours.url, anvil.url]) {
+      await call(url, 'anvil_setCode', ['0x00000000000000000000000000000000000000c1', code]);
+      await call(url, 'anvil_setStorageAt', ['0x00000000000000000000000000000000000000c1', '0x1', slot]);
+    }
+    const [d1, d2] = (await both('anvil_dumpState')) as [string, string];
+    const accounts = (d: string) =>
+      (JSON.parse(gunzipSync(Buffer.from(d.slice(2), 'hex')).toString()) as { accounts: Record<string, unknown> }).accounts;
+    expect(accounts(d1)['0x00000000000000000000000000000000000000c1']).toEqual(accounts(d2)['0x00000000000000000000000000000000000000c1']);
+    // Cross-load into a fresh address: each node reads the other's dump.
+    const move = (d: string) => {
+      const json = JSON.parse(gunzipSync(Buffer.from(d.slice(2), 'hex')).toString()) as { accounts: Record<string, unknown> };
+      const c1 = json.accounts['0x00000000000000000000000000000000000000c1'];
+      json.accounts = { '0x00000000000000000000000000000000000000c2': c1 };
+      return '0x' + gzipSync(JSON.stringify(json)).toString('hex');
+    };
+    expect(await call(ours.url, 'anvil_loadState', [move(d2)])).toBe(true);
+    expect(await call(anvil.url, 'anvil_loadState', [move(d1)])).toBe(true);
+    for (const url of [ours.url, anvil.url]) {
+      expect(await call(url, 'eth_getCode', ['0x00000000000000000000000000000000000000c2', 'latest'])).toBe(code);
+      expect(await call(url, 'eth_getStorageAt', ['0x00000000000000000000000000000000000000c2', '0x1', 'latest'])).toBe(slot);
+    }
+  });
+
+  it('error: a revert with a custom error names its selector as anvil does, data kept', async () => {
+    // mstore(0, 0xdeadbeef << 224); revert(0, 4)
+    const reverter = '0x63deadbeef60e01b60005260046000fd';
+    for (const url of [ours.url, anvil.url]) await call(url, 'anvil_setCode', ['0x00000000000000000000000000000000000000c3', reverter]);
+    const [o, a] = await Promise.all(
+      [ours.url, anvil.url].map((u) => rpc(u, 'eth_call', [{ to: '0x00000000000000000000000000000000000000c3' }, 'latest'])),
+    );
+    expect(o.error).toEqual(a.error);
+    expect(o.error).toEqual({ code: 3, message: 'execution reverted: custom error 0xdeadbeef', data: '0xdeadbeef' });
+  });
+
+  it('behavior: anvil_reset goes back to genesis with an empty pool', async () => {
+    const [r1, r2] = await both('anvil_reset');
+    expect(r1).toBe(r2);
+    expect(await call(ours.url, 'eth_blockNumber')).toBe('0x0');
+    expect(await call(ours.url, 'eth_getCode', ['0x00000000000000000000000000000000000000c2', 'latest'])).toBe('0x');
+    expect(await call(ours.url, 'txpool_status')).toEqual({ pending: '0x0', queued: '0x0' });
+  });
+});
+
+describe('off --dev', () => {
+  it('error: a node without --dev holds no keys and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xone-nodev-'));
+    const genesis = join(dir, 'genesis.json');
+    writeFileSync(
+      genesis,
+      JSON.stringify(devGenesisJson(), (_k, v: unknown) => (typeof v === 'bigint' ? '0x' + v.toString(16) : v)),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        join(import.meta.dirname, '..', '..', 'bin', 'xone.mjs'),
+        'run',
+        '--genesis',
+        genesis,
+        '--datadir',
+        join(dir, 'd'),
+        '--http.port',
+        '0',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no start:\n${out}`)), 60_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /"rpc":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
+          if (m) (clearTimeout(t), resolve(m[1]));
+        });
+      });
+      expect((await rpc(url, 'eth_accounts')).result).toEqual([]);
+      for (const [m, p] of [
+        ['eth_sendTransaction', [{ from: DEV0, to: DEAD }]],
+        ['eth_sign', [DEV0, '0x00']],
+        ['personal_sign', ['0x00', DEV0]],
+        ['eth_signTypedData_v4', [DEV0, TYPED]],
+        ['eth_signTransaction', [{ from: DEV0, to: DEAD }]],
+      ] as const) {
+        const r = await rpc(url, m, [...p]);
+        expect(r.error?.code, m).toBe(-32000);
+        expect(r.error?.message, m).toMatch(
+          /^unknown account 0xf39f.*this node holds no keys \(node-held accounts exist only with --dev\)/,
+        );
+      }
+      expect((await rpc(url, 'anvil_impersonateAccount', [BEEF])).error?.code).toBe(-32601);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
