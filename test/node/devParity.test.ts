@@ -66,7 +66,6 @@ describe('dev accounts as anvil holds them', () => {
   });
 
   it('behavior: eth_sign, personal_sign, eth_signTypedData_v4 give the same signatures', async () => {
-    expect(...(await both('eth_sign', [DEV0, '0xdeadbeef']))).toEqual(expect.anything());
     const [s1, s2] = await both('eth_sign', [DEV0, '0xdeadbeef']);
     expect(s1).toBe(s2);
     const [p1, p2] = await both('personal_sign', ['0x68656c6c6f', DEV0]);
@@ -254,7 +253,10 @@ describe('off --dev', () => {
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
           const m = /"rpc":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
-          if (m) (clearTimeout(t), resolve(m[1]));
+          if (m) {
+            clearTimeout(t);
+            resolve(m[1]);
+          }
         });
       });
       expect((await rpc(url, 'eth_accounts')).result).toEqual([]);
