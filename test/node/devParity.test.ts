@@ -122,7 +122,9 @@ describe('anvil_* controls with anvil answer shapes', () => {
     const r = await waitReceipt(ours.url, hash);
     expect(r.from).toBe(BEEF);
     expect(r.status).toBe('0x1');
-    expect(...(await both('hardhat_stopImpersonatingAccount', [BEEF]))).toBeNull();
+    const [s1, s2] = await both('hardhat_stopImpersonatingAccount', [BEEF]);
+    expect(s1).toBeNull();
+    expect(s2).toBeNull();
     expect((await rpc(ours.url, 'eth_sendTransaction', [{ from: BEEF, to: DEAD }])).error?.code).toBe(-32000);
     const [a1, a2] = await both('anvil_autoImpersonateAccount', [true]);
     expect(a1).toBe(a2);
