@@ -1,7 +1,6 @@
 import type { FailMode } from '../config/types.ts';
 import type { GatewayMetrics } from '../metrics/types.ts';
-import { withDeadline } from '../async/withDeadline.ts';
-import { MemoryLimiter } from './memoryLimiter.ts';
+import { gcraCharge } from './gcra.ts';
 import type { ChargeResult, RateLimiter, ScopeBucket, ScopeName } from './types.ts';
 
 /** Options of the fail-mode wrapper. */
@@ -13,43 +12,147 @@ export interface FallbackLimiterOptions {
   /** After a failure, skip the shared backend this long instead of paying its timeout on every call. */
   cooldownMs?: number;
   now?: () => number;
+  /** Local buckets and debts kept at most (the oldest go first). */
+  maxBuckets?: number;
 }
+
+/** Late (not failed) shared decisions in a row before the backend is skipped for the cooldown. */
+const LATE_BEFORE_COOLDOWN = 3;
 
 /** How long a refusal from a fail-closed scope asks the client to wait. */
 const CLOSED_RETRY_MS = 1_000;
 
+const nameOf = (b: ScopeBucket) => `${b.scope}:${b.id}`;
+const sum = (costs: readonly number[], n: number) => costs.slice(0, n).reduce((a, c) => a + c, 0);
+
+/** What the shared backend's late answer (after the deadline) or its failure leaves to settle. */
+interface Pending {
+  buckets: readonly ScopeBucket[];
+  costs: readonly number[];
+  /** Calls the local decision admitted in its place. */
+  admittedLocally: number;
+}
+
 /**
- * Wraps the shared limiter (Redis) and decides per scope when it fails or is too slow: `open` admits, `closed`
- * refuses, `local` charges an in-process bucket of the same parameters (a per-instance approximation, so N instances
- * admit up to N× the shared limit while Redis is away). Every fallback decision increments
- * xone_gateway_ratelimit_backend_failures_total{scope,mode}.
+ * Wraps the shared limiter (Redis, a Durable Object) and decides per scope when it fails or is too slow: `open`
+ * admits, `closed` refuses, `local` charges an in-process bucket. The local bucket never grants more than the
+ * shared one would (issue #17 item 4: it used to start full, so two instances on a busy host admitted 748 calls
+ * against 450 allowed):
+ * - it starts **empty** (refilling at the bucket's rate) unless the shared bucket was last seen further drawn;
+ * - what it admits is a **debt** charged to the shared bucket (`debit`) once the backend answers again, unless the
+ *   shared decision that timed out lands after all and already charged it;
+ * - a deadline that passes while the event loop was busy waits one more loop turn for the answer that may already
+ *   sit in the socket before it counts as a failure.
+ * So during an outage each instance admits at most `ratePerSec × seconds` per bucket, and afterwards the shared
+ * bucket is charged for it. Every fallback decision increments xone_gateway_ratelimit_backend_failures_total.
  */
 export class FallbackLimiter implements RateLimiter {
-  private readonly local: MemoryLimiter;
   private downUntil = 0;
   private readonly now: () => number;
+  private readonly maxBuckets: number;
+  /** Local TATs of buckets decided here since the shared backend last answered for them. */
+  private readonly local = new Map<string, number>();
+  /** The shared bucket's TAT as last reported (a floor for a local bucket's start). */
+  private readonly seen = new Map<string, number>();
+  /** Tokens admitted locally and not yet charged to the shared bucket (negative: a credit), per bucket. */
+  private readonly debts = new Map<string, { bucket: ScopeBucket; tokens: number }>();
+  private flushing = false;
+  private lateInARow = 0;
 
   constructor(
     private readonly shared: RateLimiter,
     private readonly opts: FallbackLimiterOptions,
   ) {
     this.now = opts.now ?? (() => Date.now());
-    this.local = new MemoryLimiter({ now: this.now });
+    this.maxBuckets = opts.maxBuckets ?? 100_000;
   }
 
   async charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult> {
     if (this.now() >= this.downUntil) {
-      try {
-        return await withDeadline(
-          this.shared.charge(buckets, costs),
-          this.opts.timeoutMs,
-          () => new Error(`limiter backend slower than ${this.opts.timeoutMs} ms`),
-        );
-      } catch {
+      // Each try of the shared backend ends a local episode: a local bucket refilled while unused must not carry a
+      // burst into the next one (the shared bucket, not this instance, holds the burst).
+      for (const b of buckets) this.local.delete(nameOf(b));
+      const decision = this.shared.charge(buckets, costs);
+      const settled = await deadline(decision, this.opts.timeoutMs);
+      if (settled.ok) {
+        this.lateInARow = 0;
+        this.onShared(buckets, settled.value);
+        return settled.value;
+      }
+      // A failed backend is skipped for the cooldown; a merely slow one only after a few late answers in a row (one
+      // late answer on a busy host says little, and each skip is a stretch of conservative local decisions).
+      if (settled.failed || ++this.lateInARow >= LATE_BEFORE_COOLDOWN) {
+        this.lateInARow = 0;
         this.downUntil = this.now() + (this.opts.cooldownMs ?? 250);
       }
+      const local = this.decideLocally(buckets, costs);
+      this.settleLater(decision, { buckets, costs, admittedLocally: local.admitted });
+      return local;
     }
-    return this.decideLocally(buckets, costs);
+    const local = this.decideLocally(buckets, costs);
+    this.owe(buckets, sum(costs, local.admitted));
+    return local;
+  }
+
+  /** Local tokens not yet charged to the shared backend (tests, metrics). */
+  debtOf(bucket: ScopeBucket): number {
+    return this.debts.get(nameOf(bucket))?.tokens ?? 0;
+  }
+
+  private onShared(buckets: readonly ScopeBucket[], result: ChargeResult): void {
+    const now = this.now();
+    buckets.forEach((b, i) => {
+      const name = nameOf(b);
+      this.local.delete(name);
+      const s = result.scopes[i];
+      if (s) this.remember(this.seen, name, now + s.resetMs);
+    });
+    if (this.debts.size > 0) void this.flush();
+  }
+
+  /** The decision that timed out: if it lands, it charged the shared bucket for its own admissions. */
+  private settleLater(decision: Promise<ChargeResult>, p: Pending): void {
+    decision.then(
+      // Positive: served more than the shared bucket was charged for. Negative: the shared bucket charged calls that
+      // were refused here, a credit given back (so a busy host does not under-admit either).
+      (late) => {
+        this.owe(p.buckets, sum(p.costs, p.admittedLocally) - sum(p.costs, late.admitted));
+        // It answered after all: the backend is reachable, settle what is owed.
+        void this.flush();
+      },
+      () => this.owe(p.buckets, sum(p.costs, p.admittedLocally)),
+    );
+  }
+
+  private owe(buckets: readonly ScopeBucket[], tokens: number): void {
+    if (tokens === 0 || !this.shared.debit) return;
+    for (const b of buckets) {
+      if (this.opts.failMode[b.scope] !== 'local') continue;
+      const name = nameOf(b);
+      const d = this.debts.get(name);
+      if (d) d.tokens += tokens;
+      else if (this.debts.size < this.maxBuckets) this.debts.set(name, { bucket: b, tokens });
+    }
+  }
+
+  /** Charges the debts to the shared bucket (one at a time; a failure keeps the rest for the next success). */
+  private async flush(): Promise<void> {
+    if (this.flushing || !this.shared.debit) return;
+    this.flushing = true;
+    try {
+      for (const [name, d] of [...this.debts]) {
+        this.debts.delete(name);
+        if (d.tokens === 0) continue;
+        try {
+          await this.shared.debit(d.bucket, d.tokens);
+        } catch {
+          this.owe([d.bucket], d.tokens);
+          return;
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
   }
 
   private decideLocally(buckets: readonly ScopeBucket[], costs: readonly number[]): ChargeResult {
@@ -67,10 +170,50 @@ export class FallbackLimiter implements RateLimiter {
         fallback: true,
       };
     }
-    return { ...this.local.chargeSync(localBuckets, costs), fallback: true };
+    const now = this.now();
+    const names = localBuckets.map(nameOf);
+    // A bucket new to this fallback starts empty (tau ahead), or further drawn if the shared one was.
+    const tats = localBuckets.map((b, i) => {
+      const name = names[i] as string;
+      return this.local.get(name) ?? Math.max(now + (b.params.burst * 1000) / b.params.ratePerSec, this.seen.get(name) ?? 0);
+    });
+    const result = gcraCharge(localBuckets, costs, now, tats);
+    names.forEach((n, i) => this.remember(this.local, n, tats[i] as number));
+    return { ...result, fallback: true };
+  }
+
+  private remember(map: Map<string, number>, name: string, tat: number): void {
+    map.delete(name);
+    map.set(name, tat);
+    if (map.size > this.maxBuckets) map.delete(map.keys().next().value as string);
   }
 
   async close(): Promise<void> {
     await this.shared.close?.();
   }
+}
+
+/**
+ * Waits for `p` up to `ms`; when the timer fires, one more timer turn lets I/O that already arrived (a Redis reply
+ * read late because the loop was busy) settle `p` before it counts as late. Never rejects.
+ */
+function deadline<T>(p: Promise<T>, ms: number): Promise<{ ok: true; value: T } | { ok: false; failed: boolean }> {
+  return new Promise((resolve) => {
+    let done = false;
+    const timer = setTimeout(() => setTimeout(() => !done && ((done = true), resolve({ ok: false, failed: false })), 0), ms);
+    p.then(
+      (value) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve({ ok: true, value });
+      },
+      () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve({ ok: false, failed: true });
+      },
+    );
+  });
 }

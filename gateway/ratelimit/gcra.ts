@@ -45,3 +45,8 @@ export function gcraCharge(
   }));
   return denied ? { admitted, scopes, denied } : { admitted, scopes };
 }
+
+/** The TAT after charging `tokens` unconditionally (GCRA's debit: the bucket may go past empty). */
+export function gcraDebit(params: ScopeBucket['params'], tokens: number, now: number, tat: number | undefined): number {
+  return Math.max(tat ?? now, now) + (tokens * 1000) / params.ratePerSec;
+}

@@ -1,4 +1,4 @@
-import { gcraCharge } from './gcra.ts';
+import { gcraCharge, gcraDebit } from './gcra.ts';
 import type { ChargeResult, RateLimiter, ScopeBucket } from './types.ts';
 
 /** Options of the in-process limiter. */
@@ -36,6 +36,11 @@ export class MemoryLimiter implements RateLimiter {
     names.forEach((n, i) => this.tats.set(n, tats[i] as number));
     if (this.tats.size > this.maxBuckets) this.sweep(now);
     return result;
+  }
+
+  async debit(bucket: ScopeBucket, tokens: number): Promise<void> {
+    const name = `${bucket.scope}:${bucket.id}`;
+    this.tats.set(name, gcraDebit(bucket.params, tokens, this.now(), this.tats.get(name)));
   }
 
   private sweep(now: number): void {

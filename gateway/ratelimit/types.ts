@@ -38,5 +38,10 @@ export interface ChargeResult {
  */
 export interface RateLimiter {
   charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult>;
+  /**
+   * Charges `tokens` to a bucket unconditionally (the bucket may go past empty, refusing calls until it refills): what
+   * an instance admitted on its own while this backend was unreachable, or a delivered notification's cost.
+   */
+  debit?(bucket: ScopeBucket, tokens: number): Promise<void>;
   close?(): Promise<void>;
 }

@@ -15,4 +15,8 @@ export class DurableObjectLimiter implements RateLimiter {
     const name = first ? `${first.scope}:${first.id}` : 'none';
     return callObject<ChargeResult>(this.ns, name, '/charge', { buckets, costs });
   }
+
+  async debit(bucket: ScopeBucket, tokens: number): Promise<void> {
+    await callObject(this.ns, `${bucket.scope}:${bucket.id}`, '/debit', { buckets: [bucket], costs: [tokens] });
+  }
 }

@@ -1,4 +1,4 @@
-import { gcraCharge } from '../../gateway/ratelimit/gcra.ts';
+import { gcraCharge, gcraDebit } from '../../gateway/ratelimit/gcra.ts';
 import type { ScopeBucket } from '../../gateway/ratelimit/types.ts';
 import type { DurableObjectState } from '../types.ts';
 import { readCall } from './doCall.ts';
@@ -16,12 +16,20 @@ export class RateBucketObject {
   constructor(private readonly state: DurableObjectState) {}
 
   async fetch(request: Request): Promise<Response> {
-    const { body } = await readCall<{ buckets: ScopeBucket[]; costs: number[] }>(request);
+    const { path, body } = await readCall<{ buckets: ScopeBucket[]; costs: number[] }>(request);
     const names = body.buckets.map((b) => `${b.scope}:${b.id}`);
     if (!this.loaded) {
       const stored = await this.state.storage.get<number>(names);
       for (const [k, v] of stored) this.tats.set(k, v);
       this.loaded = true;
+    }
+    if (path === '/debit') {
+      // An unconditional charge (what an isolate admitted on its own while this object was slow or unreachable).
+      const b = body.buckets[0] as ScopeBucket;
+      const tat = gcraDebit(b.params, body.costs[0] ?? 0, Date.now(), this.tats.get(names[0] as string));
+      this.tats.set(names[0] as string, tat);
+      void this.state.storage.put({ [names[0] as string]: tat });
+      return Response.json({ ok: true });
     }
     const tats = names.map((n) => this.tats.get(n));
     const result = gcraCharge(body.buckets, body.costs, Date.now(), tats);

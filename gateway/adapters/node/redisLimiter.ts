@@ -1,8 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { ChargeResult, RateLimiter, ScopeBucket } from '../../ratelimit/types.ts';
-import { GCRA_LUA } from './redisLimiterScript.ts';
+import { GCRA_DEBIT_LUA, GCRA_LUA } from './redisLimiterScript.ts';
 
-type GcraRedis = Redis & { xoneGcra(...args: (string | number)[]): Promise<string[]> };
+type GcraRedis = Redis & {
+  xoneGcra(...args: (string | number)[]): Promise<string[]>;
+  xoneGcraDebit(...args: (string | number)[]): Promise<number>;
+};
 
 /**
  * The shared limiter: every instance charges the same Redis keys through one Lua script (one round trip per
@@ -16,6 +19,7 @@ export class RedisLimiter implements RateLimiter {
     private readonly prefix: string,
   ) {
     if (!('xoneGcra' in redis)) redis.defineCommand('xoneGcra', { lua: GCRA_LUA });
+    if (!('xoneGcraDebit' in redis)) redis.defineCommand('xoneGcraDebit', { lua: GCRA_DEBIT_LUA, numberOfKeys: 1 });
     this.redis = redis as GcraRedis;
   }
 
@@ -39,5 +43,9 @@ export class RedisLimiter implements RateLimiter {
     if (deniedIdx === 0) return { admitted, scopes };
     const refusedBucket = buckets[deniedIdx - 1] as ScopeBucket;
     return { admitted, scopes, denied: { scope: refusedBucket.scope, retryAfterMs: Number(out[2]), cost: costs[admitted] ?? 0 } };
+  }
+
+  async debit(bucket: ScopeBucket, tokens: number): Promise<void> {
+    await this.redis.xoneGcraDebit(`${this.prefix}rl:${bucket.scope}:${bucket.id}`, 1000 / bucket.params.ratePerSec, tokens);
   }
 }

@@ -39,3 +39,17 @@ for s = 1, n do
 end
 return out
 `;
+
+/**
+ * GCRA's unconditional debit (gateway/ratelimit/gcra.ts gcraDebit) on one bucket, on Redis's clock.
+ * KEYS: the bucket. ARGV: intervalMs, tokens.
+ */
+export const GCRA_DEBIT_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local stored = tonumber(redis.call('GET', KEYS[1]) or '0')
+if stored < now then stored = now end
+local tat = stored + tonumber(ARGV[2]) * tonumber(ARGV[1])
+redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
+return 1
+`;
