@@ -49,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     .action(async () => {
       const config = cfg();
       const running = await startGateway(config);
+      for (const w of running.warnings) process.stderr.write(`xone-gateway: warning: ${w}\n`);
       process.stderr.write(`xone-gateway listening on ${config.listen.host}:${running.port} (admin ${running.adminPort || 'off'})\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

@@ -32,6 +32,8 @@ export interface RunningGateway {
   metrics: GatewayMetrics;
   metricsText(): Promise<string>;
   keys?: KeyService;
+  /** Problems found at start that do not stop it (also written to stderr), e.g. a Redis that keeps nothing. */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -47,6 +49,21 @@ export interface StartOptions {
   honoOnly?: boolean;
 }
 
+/**
+ * A warning when the Redis holding the API keys persists nothing (neither AOF nor RDB snapshots): a restart of it
+ * would lose every key (issue #17 item 10). Undefined when it persists, or when CONFIG is not allowed (managed Redis).
+ */
+async function redisPersistenceWarning(redis: Redis): Promise<string | undefined> {
+  try {
+    const [, aof] = (await redis.config('GET', 'appendonly')) as string[];
+    const [, save] = (await redis.config('GET', 'save')) as string[];
+    if (aof === 'yes' || (save !== undefined && save.trim() !== '')) return undefined;
+    return 'redis persists nothing (appendonly no, save ""): every API key is lost when it restarts; run it with infra/redis/redis.conf (docs/gateway.md "Redis")';
+  } catch {
+    return undefined;
+  }
+}
+
 const stdoutSink: LogSink = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 /**
@@ -58,6 +75,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
   const prom = createPromMetrics({ defaults: !opts.metrics });
   const metrics = opts.metrics ?? prom.metrics;
   const redisClients: Redis[] = [];
+  const warnings: string[] = [];
   let keyStore: KeyStore | undefined;
   const upstreamFetch = createNodeFetch();
   const ports: GatewayPorts = {
@@ -76,6 +94,8 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     });
     redisClients.push(redis);
     await waitReady(redis).catch(() => undefined);
+    const persistence = await redisPersistenceWarning(redis);
+    if (persistence) warnings.push(persistence);
     if (config.rateLimit.backend === 'redis') ports.sharedLimiter = new RedisLimiter(redis, config.redis.prefix);
     ports.sharedHead = new RedisSharedHead(redis, config.redis.prefix);
     if (config.cache.redis) ports.sharedCache = new RedisCache(redis, config.redis.prefix);
@@ -127,6 +147,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     metrics,
     metricsText,
     keys,
+    warnings,
     async close() {
       admin?.closeAllConnections();
       admin?.close();
