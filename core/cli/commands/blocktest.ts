@@ -17,10 +17,11 @@ export function registerBlocktest(program: Command): void {
       // Loaded here, not at the top: every `xone` start (npm start too) would otherwise load the executor first.
       const { DEFAULT_BLOCK_TEST_NETWORKS, runBlockTest } = await import('../../exec/vectors/blockTest.ts');
       const { runVectorFiles } = await import('../../exec/vectors/runFiles.ts');
+      const { blockTestSelection } = await import('../../exec/vectors/select.ts');
       const networks = (opts.network ?? DEFAULT_BLOCK_TEST_NETWORKS.join(',')).split(',').map((f) => f.trim());
       const summary = await runVectorFiles(
         paths,
-        (name, test) => runBlockTest(name, test as BlockTestJson, networks),
+        { ...blockTestSelection(networks), runOne: (name, test) => runBlockTest(name, test as BlockTestJson, networks) },
         (line) => process.stdout.write(`${line}\n`),
       );
       process.exitCode = summary.failed > 0 || summary.passed === 0 ? 1 : 0;

@@ -17,10 +17,11 @@ export function registerStatetest(program: Command): void {
       // Loaded here, not at the top: every `xone` start (npm start too) would otherwise load the executor first.
       const { DEFAULT_STATE_TEST_FORKS, runStateTest } = await import('../../exec/vectors/stateTest.ts');
       const { runVectorFiles } = await import('../../exec/vectors/runFiles.ts');
+      const { stateTestSelection } = await import('../../exec/vectors/select.ts');
       const forks = (opts.fork ?? DEFAULT_STATE_TEST_FORKS.join(',')).split(',').map((f) => f.trim());
       const summary = await runVectorFiles(
         paths,
-        (name, test) => runStateTest(name, test as StateTestJson, forks),
+        { ...stateTestSelection(forks), runOne: (name, test) => runStateTest(name, test as StateTestJson, forks) },
         (line) => process.stdout.write(`${line}\n`),
       );
       process.exitCode = summary.failed > 0 || summary.passed === 0 ? 1 : 0;

@@ -1,9 +1,11 @@
 /**
- * Shared driver of `xone statetest` and `xone blocktest`: runs every test in every file, prints each failure with
- * its reason and ends with `N passed, M failed`. Returns the counts so the command can set its exit code.
+ * Shared driver of `xone statetest` and `xone blocktest`: streams each file's cases (jsonScan.ts), parses and runs
+ * only the selected ones, prints each failure with its reason and ends with `N passed, M failed`. Returns the counts
+ * so the command can set its exit code. Cases of other networks or forks are counted as skipped without being parsed,
+ * so a file's size costs scan time, never memory.
  */
-import { readFileSync } from 'node:fs';
 import { jsonFilesIn } from './files.ts';
+import { JsonScanError, parseEntry, scanEntries, type ScannedEntry, type ScanWants } from './jsonScan.ts';
 
 /** Outcome of one case. */
 export interface CaseResult {
@@ -17,6 +19,15 @@ export interface CaseResult {
 /** Runs the tests of one file's top-level entry. */
 export type RunOne = (name: string, test: unknown) => Promise<CaseResult[]>;
 
+/** What a runner selects on, and how it runs a selected case. */
+export interface VectorRunner {
+  /** Fields recorded while scanning past each case (what `skips` looks at). */
+  wants: ScanWants;
+  /** How many cases `entry` counts as skipped without being parsed; 0 = parse and run it. */
+  skips(entry: ScannedEntry): number;
+  runOne: RunOne;
+}
+
 /** Totals of a run. */
 export interface RunSummary {
   passed: number;
@@ -25,32 +36,38 @@ export interface RunSummary {
   failures: CaseResult[];
 }
 
-/** Runs `runOne` over every test of every JSON file under `paths`, writing failures and the summary to `write`. */
-export async function runVectorFiles(paths: readonly string[], runOne: RunOne, write: (line: string) => void): Promise<RunSummary> {
+/** Runs `runner` over every selected case of every JSON file under `paths`, writing failures and the summary to `write`. */
+export async function runVectorFiles(paths: readonly string[], runner: VectorRunner, write: (line: string) => void): Promise<RunSummary> {
   const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const fail = (failure: CaseResult, where: string): void => {
+    summary.failed++;
+    summary.failures.push(failure);
+    write(`FAIL ${where}: ${failure.reason ?? 'failed'}`);
+  };
   for (const file of jsonFilesIn(paths)) {
-    let json: Record<string, unknown>;
     try {
-      json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    } catch (err) {
-      summary.failed++;
-      const failure = { name: file, ok: false, reason: `unreadable JSON: ${err instanceof Error ? err.message : String(err)}` };
-      summary.failures.push(failure);
-      write(`FAIL ${failure.name}: ${failure.reason}`);
-      continue;
-    }
-    for (const [name, test] of Object.entries(json)) {
-      for (const result of await runOne(name, test)) {
-        if (result.skipped === true) {
-          summary.skipped++;
-        } else if (result.ok) {
-          summary.passed++;
-        } else {
-          summary.failed++;
-          summary.failures.push(result);
-          write(`FAIL ${file} ${result.name}: ${result.reason ?? 'failed'}`);
+      for (const entry of scanEntries(file, runner.wants)) {
+        const skipped = runner.skips(entry);
+        if (skipped > 0) {
+          summary.skipped += skipped;
+          continue;
+        }
+        let test: unknown;
+        try {
+          test = parseEntry(file, entry);
+        } catch (err) {
+          fail({ name: entry.name, ok: false, reason: `unreadable JSON: ${(err as Error).message}` }, `${file} ${entry.name}`);
+          continue;
+        }
+        for (const result of await runner.runOne(entry.name, test)) {
+          if (result.skipped === true) summary.skipped++;
+          else if (result.ok) summary.passed++;
+          else fail(result, `${file} ${result.name}`);
         }
       }
+    } catch (err) {
+      if (!(err instanceof JsonScanError) && (err as NodeJS.ErrnoException).code === undefined) throw err;
+      fail({ name: file, ok: false, reason: `unreadable JSON: ${(err as Error).message}` }, file);
     }
   }
   if (summary.skipped > 0) write(`skipped ${summary.skipped} cases of other forks or networks`);
