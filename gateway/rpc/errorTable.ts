@@ -22,6 +22,8 @@ export const RPC_ERRORS = {
   methodNotAllowed: { code: -32004, message: 'method not supported', http: 200 },
   /** A rate bucket refused the call; data = {scope, limit, remaining, retryAfterMs, cost}. */
   limitExceeded: { code: -32005, message: 'limit exceeded', http: 429 },
+  /** A filter id that names no filter, or one on an upstream that is gone (geth's code and message). */
+  filterNotFound: { code: -32000, message: 'filter not found', http: 200 },
   /** The caller's own deadline passed while waiting (for a coalesced leader or the upstream). */
   timeout: { code: -32603, message: 'request timed out', http: 504 },
 } as const;

@@ -4,6 +4,7 @@ import { isIdempotent } from '../methods/classify.ts';
 import type { GatewayMetrics } from '../metrics/types.ts';
 import { GatewayError } from '../rpc/gatewayError.ts';
 import type { JsonRpcErrorObject } from '../rpc/types.ts';
+import { FILTER_CREATE, FILTER_USE, filterNotFound, unwrapFilterId, wrapFilterId } from './filterIds.ts';
 import { Upstream, type FetchLike } from './upstream.ts';
 
 /** The answer to one forwarded call: `result` or `error`, plus which upstream answered and how. */
@@ -69,11 +70,39 @@ export class UpstreamPool {
     return new GatewayError('unavailable', message, undefined, { 'Retry-After': String(this.cfg.health.retryAfterSec) }, last);
   }
 
-  /** Forwards one call; `deadlineMs` bounds the whole attempt sequence. */
+  /**
+   * Forwards one call; `deadlineMs` bounds the whole attempt sequence. Filter calls go to the upstream that holds
+   * the filter (its index is in the filter id: filterIds.ts), and a filter's id is wrapped on creation.
+   */
   async forward(method: string, params: unknown, deadlineMs: number): Promise<ForwardResult> {
+    if (FILTER_USE.has(method)) return this.forwardFilterCall(method, params, deadlineMs);
+    const fr = await this.forwardAny(method, params, deadlineMs);
+    if (FILTER_CREATE.has(method) && fr.result !== undefined) {
+      const index = this.upstreams.findIndex((u) => u.name === fr.upstream);
+      return { ...fr, result: wrapFilterId(index, fr.result) };
+    }
+    return fr;
+  }
+
+  private async forwardFilterCall(method: string, params: unknown, deadlineMs: number): Promise<ForwardResult> {
+    const args = Array.isArray(params) ? [...params] : [];
+    const { index, id } = unwrapFilterId(args[0], this.upstreams.length);
+    const holder = this.upstreams[index] as Upstream;
+    // The filter lives only there: an upstream that is unfit or does not answer has lost it, as far as we can tell.
+    if (this.unfitReason(holder) !== undefined) throw filterNotFound();
+    args[0] = id;
+    try {
+      return await this.forwardAny(method, args, deadlineMs, holder);
+    } catch (err) {
+      if (err instanceof GatewayError && err.kind === 'unavailable') throw filterNotFound();
+      throw err;
+    }
+  }
+
+  private async forwardAny(method: string, params: unknown, deadlineMs: number, only?: Upstream): Promise<ForwardResult> {
     const idempotent = isIdempotent(method);
-    const attempts = idempotent ? 1 + this.cfg.retry.attempts : 1;
-    const tried = new Set<Upstream>();
+    const attempts = idempotent && !only ? 1 + this.cfg.retry.attempts : 1;
+    const tried = new Set<Upstream>(only ? this.upstreams.filter((u) => u !== only) : []);
     const end = this.now() + deadlineMs;
     let last: { name: string; problem: string } | undefined;
     for (let a = 0; a < attempts; a++) {

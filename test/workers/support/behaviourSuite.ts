@@ -82,7 +82,12 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
   let gw: GatewayTarget;
   const chain = new ScriptChain(20);
   beforeAll(async () => {
-    up = await startScriptedUpstream((m, p) => chain.answer(m, p) ?? { result: `echo:${m}` });
+    up = await startScriptedUpstream((m, p) => {
+      if (m === 'eth_newBlockFilter') return { result: '0xabc123' };
+      if (m === 'eth_getFilterChanges')
+        return p[0] === '0xabc123' ? { result: [] } : { error: { code: -32000, message: 'filter not found' } };
+      return chain.answer(m, p) ?? { result: `echo:${m}` };
+    });
     gw = await start(up.url);
   });
   afterAll(async () => {
@@ -203,6 +208,18 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
       upstreams: { name: string }[];
     };
     expect(operator.upstreams.map((u) => u.name)).toEqual(['u0', 'u1']);
+  });
+
+  test('behavior: a filter id names the upstream that holds it; polls go there (issue #17 item 5)', async () => {
+    const created = (await rpc(call('eth_newBlockFilter'), '10.9.0.1')).body as RpcAnswer;
+    // u0 is dead, u1 (index 1) made the filter: its id carries that index in front of the upstream's own id.
+    expect(created.result).toBe('0x01abc123');
+    for (let i = 0; i < 3; i++)
+      expect((await rpc(call('eth_getFilterChanges', [created.result], i), '10.9.0.1')).body).toMatchObject({ result: [] });
+    expect(up.log.filter((c) => c.method === 'eth_getFilterChanges').every((c) => c.params[0] === '0xabc123')).toBe(true);
+    expect((await rpc(call('eth_getFilterChanges', ['0x00abc123']), '10.9.0.1')).body).toMatchObject({
+      error: { code: -32000, message: 'filter not found' },
+    });
   });
 
   test('error: malformed JSON is -32700 and an empty batch -32600', async () => {
