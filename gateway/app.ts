@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { GatewayEnv } from './env.ts';
+import { corsHeaders, preflightHeaders } from './cors/cors.ts';
 import { constantTimeEqual } from './keys/hash.ts';
 import { readLimited } from './middleware/rpcBody/readLimited.ts';
 import { requestContext } from './middleware/requestContext/requestContext.ts';
@@ -35,6 +36,8 @@ export function createApp(deps: AppDeps, answerPost: RpcPostHandler = createRpcP
     return new Response(a.body, { status: a.status, headers: a.headers });
   };
   app.use('*', requestContext());
+  // Preflights of browser pages on other origins, for every path (/, /v1/<key>, /health, /usage).
+  app.options('*', (c) => c.body(null, 204, preflightHeaders(c.req.raw.headers, deps.config.cache.bypassHeader)));
   app.post('/', post);
   app.post('/v1/:key', post);
   app.get('/health', (c) => {
@@ -44,7 +47,8 @@ export function createApp(deps: AppDeps, answerPost: RpcPostHandler = createRpcP
     const token = deps.config.admin.token;
     const presented = (c.req.header('authorization') ?? '').replace(/^bearer\s+/i, '');
     const operator = token.length > 0 && constantTimeEqual(presented, token);
-    return c.json(operator ? { ok, head: deps.head.state ?? null, upstreams } : { ok, head: deps.head.state ?? null }, ok ? 200 : 503);
+    const body = operator ? { ok, head: deps.head.state ?? null, upstreams } : { ok, head: deps.head.state ?? null };
+    return c.json(body, ok ? 200 : 503, corsHeaders(c.req.raw.headers));
   });
   app.onError(onError);
   return app;

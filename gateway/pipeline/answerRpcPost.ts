@@ -1,4 +1,5 @@
 import { parseCidr, type Cidr } from '../address/ip.ts';
+import { corsHeaders } from '../cors/cors.ts';
 import type { Identity } from '../env.ts';
 import { logCalls } from '../middleware/callLog/callLog.ts';
 import { answerCalls } from '../middleware/dispatch/dispatch.ts';
@@ -85,7 +86,7 @@ export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () 
   return async function answerRpcPost(input: RpcPostInput): Promise<RpcPostAnswer> {
     const startedAt = now();
     const requestId = input.requestId ?? crypto.randomUUID();
-    const extra: Record<string, string> = { [REQUEST_ID_HEADER]: requestId };
+    const extra: Record<string, string> = { [REQUEST_ID_HEADER]: requestId, ...corsHeaders(input.headers) };
     let rpc: RpcRequest | undefined;
     let who: Identity | undefined;
     let answer: RpcPostAnswer;
