@@ -1,6 +1,7 @@
 // Lint rules, including the ones that keep the architecture (docs/decisions/0004-lint-architecture-rules.md):
 // core never imports gateway/workers; gateway never imports core and, outside its Node adapter, no Node built-in;
-// workers import only gateway (and npm packages), never core, infra or Node built-ins.
+// workers import only gateway (and npm packages), never core, infra or Node built-ins; no SQL outside core/store and
+// core/state/store (only they may import better-sqlite3 or the store's connection accessor).
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 import { coreArrowsRule } from './infra/lint/coreArrows.js';
@@ -8,6 +9,11 @@ import { coreArrowsRule } from './infra/lint/coreArrows.js';
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node:*'];
 // The gateway's benchmarks (Node-only tooling) live in gateway/bench/; no product file may import them.
 const benchPattern = { group: ['**/bench/**'], message: 'product code never imports the benchmarks (gateway/bench/ is tooling).' };
+const coreApartPattern = { group: ['**/gateway/**', '**/workers/**'], message: 'core never imports gateway or workers.' };
+const sqlPattern = {
+  group: ['better-sqlite3', '**/store/connection.ts'],
+  message: 'SQL lives in core/store and core/state/store: use their functions.',
+};
 const nodeBuiltinPattern = {
   group: nodeBuiltins,
   message: 'Web-standard code only: Node built-ins belong in the Node adapter (gateway/adapters/node/).',
@@ -32,11 +38,13 @@ export default tseslint.config(
     plugins: { xone: { rules: { 'core-arrows': coreArrowsRule(import.meta.dirname) } } },
     rules: {
       'xone/core-arrows': 'error',
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/gateway/**', '**/workers/**'], message: 'core never imports gateway or workers.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [coreApartPattern, sqlPattern] }],
     },
+  },
+  {
+    // The two SQL folders, and the store benchmark that times a bare SQLite commit as its peer.
+    files: ['core/store/**/*.ts', 'core/state/store/**/*.ts', 'core/bench/store/raw.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [coreApartPattern] }] },
   },
   {
     files: ['gateway/**/*.ts'],

@@ -14,7 +14,6 @@ import { trustedEngine } from '../consensus/trusted.ts';
 import { XoneError } from '../errors.ts';
 import { EvmHostCache } from '../exec/evmHost.ts';
 import { BlockImporter, type ImportedBlock } from '../exec/import/blockImporter.ts';
-import { concatBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
 import { ChainStore, type Durability, type StoreLogger } from '../store/index.ts';
@@ -108,7 +107,6 @@ export class ChainService {
   private readonly hosts = new EvmHostCache();
   private readonly engine: ConsensusEngine;
   private readonly signerAddress: Uint8Array | undefined;
-  private readonly putSenders;
   /** Follower import's sender recovery (the chain thread's pool): the next block's senders are recovered ahead. */
   senderRecovery: SenderRecovery | undefined;
 
@@ -120,9 +118,6 @@ export class ChainService {
     const clique = options.genesis.config.clique;
     this.engine = clique ? new CliqueEngine({ config: clique }) : trustedEngine;
     this.signerAddress = options.signerKey ? addressFromPrivateKey(options.signerKey) : undefined;
-    this.putSenders = store.db.prepare<[Uint8Array, Uint8Array]>(
-      'INSERT OR REPLACE INTO block_senders (block_hash, senders) VALUES (?, ?)',
-    );
   }
 
   static open(options: ChainServiceOptions, logger?: StoreLogger): ChainService {
@@ -148,7 +143,7 @@ export class ChainService {
 
   /** Unwinds the canonical chain and its state to block `number` (reorgs, and the dev chain's evm_revert). */
   unwindTo(number: bigint): void {
-    this.store.unwind(Number(number), (db) => unwindState(db, Number(number)));
+    this.store.unwind(Number(number), (tx) => unwindState(tx, Number(number)));
     this.importer = ChainService.openImporter(this.store, this.options);
   }
 
@@ -220,7 +215,6 @@ export class ChainService {
         sealed = { ...built.block, header };
         return sealed;
       },
-      this.writeSenders,
       { ms: built.timings.executeMs, cpuMs: built.timings.cpu.executeMs },
       { devHeader: devHeader !== undefined },
     );
@@ -258,7 +252,7 @@ export class ChainService {
       const parent = this.importer.headInfo;
       if (this.options.verifySeals ?? this.engine.name === 'clique')
         this.engine.verifyHeader(block.header, parent.header, this.headerReader());
-      const imported = await this.importer.importBlock(block, senders, this.writeSenders);
+      const imported = await this.importer.importBlock(block, senders);
       out.push(this.update(imported, block.header, block, this.store.batch === 0));
     }
     return out;
@@ -272,11 +266,6 @@ export class ChainService {
   close(): void {
     this.store.close();
   }
-
-  /** Runs inside the block's savepoint (importBlock's `alsoWrite`): senders commit with the block, no extra flush. */
-  private readonly writeSenders = (_db: unknown, hash: Uint8Array, senders: readonly Uint8Array[]): void => {
-    if (senders.length > 0) this.putSenders.run(hash, concatBytes(...senders));
-  };
 
   private update(imported: ImportedBlock, header: Header, block: Block, durable: boolean): HeadUpdate {
     return {

@@ -84,10 +84,10 @@ export class XoneNode {
     await started.ready;
     lifecycle.add('chain', chain);
     const initialHead = await chain.head();
-    const reader = lifecycle.add('store-reader', openReadOnly(options.datadir));
+    const reader = lifecycle.add('store-reader', openReadOnly(options.datadir, options.faults ? { faults: options.faults } : {}));
     const ref: { node?: XoneNode } = {};
     const headRef = (): ChainHead => (ref.node as XoneNode).head;
-    const headState = () => new HistoricalState(reader.db, Number(headRef().header.number));
+    const headState = () => new HistoricalState(reader, Number(headRef().header.number));
     const pool = new TxPool(
       // Dev mode (like anvil, which has no pool cap) takes bulk loads with automine off: geth's 5,120 global slots
       // would refuse the 20,000 transfers of bench:rpc before the first evm_mine. Nor does anvil cap one sender's
@@ -114,7 +114,7 @@ export class XoneNode {
 
     if (options.mine) {
       const period = (config.clique?.period ?? 2) * 1000;
-      node.producer = new Producer(period, 'interval', { produce: (ts) => node.produceBlock(ts), logger });
+      node.producer = new Producer(period, options.miningMode ?? 'interval', { produce: (ts) => node.produceBlock(ts), logger });
     }
     const stateView = new StoreStateView(reader);
     const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);

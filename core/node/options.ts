@@ -3,6 +3,7 @@ import type { Genesis } from '../chain/genesis/index.ts';
 import type { Logger } from '../log/types.ts';
 import type { XoneMetrics } from '../metrics/index.ts';
 import type { RpcOptions } from '../rpc/index.ts';
+import type { ReaderFaults } from '../store/index.ts';
 import type { ChainThread } from '../chainService/chainThread.ts';
 
 export interface NodeOptions {
@@ -12,6 +13,11 @@ export interface NodeOptions {
   dev: boolean;
   /** Seal blocks with `signerKey`. */
   mine: boolean;
+  /**
+   * How a producer starts sealing: every `clique.period` seconds (`interval`, the default), on each transaction burst
+   * (`automine`) or only on `evm_mine` (`manual`, what `evm_setAutomine(false)` switches to). Dev RPC can change it.
+   */
+  miningMode?: 'interval' | 'automine' | 'manual';
   signerKey?: Uint8Array;
   http: { host: string; port: number; corsOrigins?: string[] };
   /** Group-commit batch; default 0 with --mine, 128 otherwise. */
@@ -31,6 +37,11 @@ export interface NodeOptions {
    * `defaultRecoveryWorkers()` (docs/decisions/0014). A producer gets its senders from the tx pool and starts none.
    */
   recoveryWorkers?: number;
+  /**
+   * Injected faults (test seams, plain data): `logRowDelayMs` makes every row of the RPC reader's log scans this many
+   * milliseconds slower, as a slow disk would. Never set by the CLI.
+   */
+  faults?: ReaderFaults;
   /** The chain thread when the caller started it already (`startChainThread`, so it boots while the caller loads). */
   chain?: StartedChain;
 }

@@ -5,7 +5,7 @@
  * clients written against geth decode our errors unchanged. `docs/errors.md` lists the same rows; a test keeps the
  * two equal.
  */
-import { XoneError } from '../errors.ts';
+import { XoneError, type CoreErrorCode } from '../errors.ts';
 
 /** One row of the error table: wire code, default message, HTTP status when it ends a whole request, and when. */
 export interface RpcErrorEntry {
@@ -92,7 +92,7 @@ export const RPC_ERRORS = {
     code: -32002,
     message: 'request timed out',
     httpStatus: 200,
-    when: 'A call (or the rest of a batch) passed its deadline (`callTimeoutMs`).',
+    when: 'A call (or the rest of a batch) passed its deadline (`callTimeoutMs`), or a store read passed its own read deadline.',
   },
   RESPONSE_TOO_LARGE: {
     code: -32003,
@@ -141,47 +141,72 @@ export const methodNotFound = (method: string): RpcError =>
 export const invalidArgument = (index: number, reason: string): RpcError =>
   new RpcError('INVALID_PARAMS', `invalid argument ${index}: ${reason}`);
 
+/** How one core error code reaches the wire: its row, and which message goes out. */
+export interface CoreErrorRow {
+  readonly rpc: RpcErrorName;
+  /** `own`: the core error's message (geth's wording, made by the layer); `row`: the row's default message. */
+  readonly message: 'own' | 'row';
+  /** Who raises it and when (docs/errors.md lists the same). */
+  readonly when: string;
+}
+
 /**
- * Codes of typed core errors (XoneError subclasses from store, chain, execution, tx pool) that reach the wire with a
- * specific JSON-RPC code. Core layers throw these names so they never import the RPC layer; everything else with a
- * XoneError code not listed here is an internal error.
+ * Every core error code clients may see (`CoreErrorCode`, core/errors.ts) and its wire error. Total by type: a code
+ * added to or renamed in `CoreErrorCode` fails the type-check here instead of reaching the wire as -32603. A
+ * XoneError with any other code is an internal error.
  */
-export const CORE_ERROR_CODES: Readonly<Record<string, RpcErrorName>> = {
-  /** Execution hit REVERT; `meta.data` holds the revert bytes (Uint8Array or hex). */
-  EXECUTION_REVERTED: 'EXECUTION_REVERTED',
-  /** Tx pool refused a transaction; the message is geth's ("nonce too low: ..."). */
-  TXPOOL_REJECTED: 'SERVER_ERROR',
-  /** A block the request named does not exist ("header not found"). */
-  HEADER_NOT_FOUND: 'SERVER_ERROR',
-  /** An EVM failure other than revert ("out of gas", "gas required exceeds allowance (N)"). */
-  VM_ERROR: 'SERVER_ERROR',
-  /** A read passed its deadline (the store checks the AbortSignal between rows). */
-  DEADLINE_EXCEEDED: 'TIMEOUT',
-  /** State for that block is not kept (pruned). */
-  STATE_UNAVAILABLE: 'SERVER_ERROR',
-};
+export const CORE_ERRORS = {
+  EXECUTION_REVERTED: {
+    rpc: 'EXECUTION_REVERTED',
+    message: 'own',
+    when: 'eth_call / eth_estimateGas / eth_createAccessList hit REVERT; `meta.data` (the revert bytes) becomes `data`.',
+  },
+  VM_ERROR: {
+    rpc: 'SERVER_ERROR',
+    message: 'own',
+    when: 'An EVM failure other than revert ("out of gas", "gas required exceeds allowance (N)").',
+  },
+  EVM_TIMEOUT: {
+    rpc: 'SERVER_ERROR',
+    message: 'own',
+    when: 'eth_call / eth_estimateGas ran past `evmTimeoutMs`: "execution aborted (timeout = 5s)".',
+  },
+  TXPOOL_REJECTED: { rpc: 'SERVER_ERROR', message: 'own', when: 'The tx pool (or, on a follower, the producer) refused a transaction.' },
+  STATE_UNAVAILABLE: { rpc: 'SERVER_ERROR', message: 'own', when: 'A state read at a block whose state is not kept.' },
+  STORE_READ_TIMEOUT: {
+    rpc: 'TIMEOUT',
+    message: 'row',
+    when: "A store read passed the store's read deadline (2 s) or the call's deadline, checked between rows of a scan.",
+  },
+  STORE_RESULT_LIMIT: {
+    rpc: 'LIMIT_EXCEEDED',
+    message: 'own',
+    when: 'eth_getLogs matched more than `logsMaxResults` logs: "query returned more than N results" (the scan stops there).',
+  },
+} as const satisfies Record<CoreErrorCode, CoreErrorRow>;
+
+const isCoreErrorCode = (code: string): code is CoreErrorCode => Object.hasOwn(CORE_ERRORS, code);
 
 const hexOf = (v: unknown): unknown =>
   v instanceof Uint8Array ? '0x' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex') : v;
 
 /**
- * The one mapping from any thrown value to the wire error: RpcError keeps its row; a XoneError whose code is in
- * CORE_ERROR_CODES gets that row with its own message (and `meta.data` as data); a param-decoding error already named
- * by the caller stays -32602; everything else is -32603 "internal error" (no stack, no internals leak).
+ * The one mapping from any thrown value to the wire error: RpcError keeps its row; a XoneError whose code is a
+ * `CoreErrorCode` gets its CORE_ERRORS row (with its own message or the row's, and `meta.data` as data); everything
+ * else is -32603 "internal error" (no stack, no internals leak).
  */
 export function toWireError(err: unknown): WireError {
   if (err instanceof RpcError)
     return err.data === undefined
       ? { code: err.rpcCode, message: err.message }
       : { code: err.rpcCode, message: err.message, data: err.data };
-  if (err instanceof XoneError) {
-    const name = CORE_ERROR_CODES[err.code];
-    if (name !== undefined) {
-      const data = hexOf(err.meta.data);
-      const wire: WireError = { code: RPC_ERRORS[name].code, message: err.message };
-      if (data !== undefined) wire.data = data;
-      return wire;
-    }
+  if (err instanceof XoneError && isCoreErrorCode(err.code)) {
+    const row: CoreErrorRow = CORE_ERRORS[err.code];
+    const rpc = RPC_ERRORS[row.rpc];
+    const data = hexOf(err.meta.data);
+    const wire: WireError = { code: rpc.code, message: row.message === 'own' ? err.message : rpc.message };
+    if (data !== undefined) wire.data = data;
+    return wire;
   }
   return { code: RPC_ERRORS.INTERNAL.code, message: RPC_ERRORS.INTERNAL.message };
 }

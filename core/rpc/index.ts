@@ -3,5 +3,5 @@ export { createRpcServer, type RpcServer, type RpcServerExtensions } from './ser
 export { type RpcOptions, type RateLimitOptions, defaultRpcOptions, rpcOptions } from './options.ts';
 export type * from './interface.ts';
 export type * from './encode/types.ts';
-export { RPC_ERRORS, RpcError, CORE_ERROR_CODES, toWireError, type WireError } from './errors.ts';
+export { CORE_ERRORS, RPC_ERRORS, RpcError, toWireError, type CoreErrorRow, type WireError } from './errors.ts';
 export { RawJson } from './json.ts';

@@ -3,7 +3,8 @@
  * Handlers take only the parts they use (`Pick<RpcDeps, 'chain'>`). Methods may answer synchronously or with a
  * promise; every read that can be slow receives an AbortSignal that fires at the call's deadline and should be
  * checked between rows. Missing data is `null`, never an exception. Errors meant for the wire are XoneErrors whose
- * code is listed in CORE_ERROR_CODES (errors.ts): e.g. a tx-pool refusal is `TXPOOL_REJECTED` with geth's message.
+ * code is a `CoreErrorCode` (core/errors.ts, mapped by CORE_ERRORS in errors.ts): e.g. a tx-pool refusal is
+ * `TXPOOL_REJECTED` with geth's message.
  */
 import {
   type AccessListEntry,
@@ -42,8 +43,13 @@ export interface ChainView {
   /** Each receipt's consensus encoding (typed receipts with their type byte). */
   getRawReceipts(hash: Uint8Array): MaybePromise<Uint8Array[] | null>;
   getRawTransaction(hash: Uint8Array): MaybePromise<Uint8Array | null>;
-  /** Logs of canonical blocks in [from, to] (or one block by hash) matching the criteria, at most `limit`. */
-  getLogs(query: LogQuery, opts: { limit: number; signal: AbortSignal }): MaybePromise<LogData[]>;
+  /**
+   * Logs of canonical blocks in [from, to] (or one block by hash) matching the criteria. More than `limit` matches
+   * throw `STORE_RESULT_LIMIT` (geth's "query returned more than N results"); a read past the call's `deadline` (epoch
+   * ms, compared between rows: a synchronous scan cannot wait for the signal's timer) or after `signal` fired throws
+   * `STORE_READ_TIMEOUT`.
+   */
+  getLogs(query: LogQuery, opts: { limit: number; deadline: number; signal: AbortSignal }): MaybePromise<LogData[]>;
   /** Per-block inputs of eth_feeHistory; null past the head. */
   feeHistoryBlock(number: bigint): MaybePromise<FeeHistoryBlock | null>;
   /** Suggested priority fee (geth's gas price oracle); eth_gasPrice adds the head base fee. */

@@ -8,13 +8,13 @@ import type { ChainConfig } from '../chain/forks.ts';
 import { ethereumHeaderCodec, headerHash, type Header } from '../chain/header/index.ts';
 import { decodeReceiptsFromStorage, encodeReceipt, type Receipt } from '../chain/receipt/index.ts';
 import { effectiveGasPrice, recoverSender } from '../chain/transaction/index.ts';
-import { bytesToHex } from '../primitives/hex.ts';
+import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import type { FeeHistoryBlock, ChainView, LogQuery } from '../rpc/interface.ts';
 import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData, TxLocation } from '../rpc/encode/types.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import { forkAt } from '../chain/forks.ts';
-import type { ChainReader } from '../store/index.ts';
+import { Deadline, type ChainReader } from '../store/index.ts';
 import { rawBlock } from '../store/read/rawBlock.ts';
 import { blockData, headerData, receiptsData, transactionData } from './convert.ts';
 import { TotalDifficulty } from './totalDifficulty.ts';
@@ -38,7 +38,6 @@ const GWEI = 1_000_000_000n;
 
 export class StoreChainView implements ChainView {
   private readonly blocks = new Map<string, DecodedBlock>();
-  private readonly senderStmt;
   private readonly totalDifficulty: TotalDifficulty;
   private readonly tags: CliqueTags;
 
@@ -50,7 +49,6 @@ export class StoreChainView implements ChainView {
   ) {
     this.totalDifficulty = new TotalDifficulty(reader);
     this.tags = new CliqueTags(config, (n) => this.getHeaderByNumber(n)?.extraData ?? null);
-    this.senderStmt = reader.db.prepare<[Uint8Array], { senders: Uint8Array }>('SELECT senders FROM block_senders WHERE block_hash = ?');
   }
 
   chainId(): bigint {
@@ -142,18 +140,32 @@ export class StoreChainView implements ChainView {
     return loc && d ? d.block.transactions[loc.txIndex].raw : null;
   }
 
-  getLogs(query: LogQuery, opts: { limit: number; signal: AbortSignal }): LogData[] {
-    const hits = this.reader.getLogs({
-      fromBlock: Number(query.fromBlock),
-      toBlock: Number(query.toBlock),
-      ...(query.addresses.length ? { address: query.addresses } : {}),
-      topics: query.topics,
-      limit: opts.limit,
-    });
+  /**
+   * The store's log index finds the positions (checking the call's deadline and signal between rows, and stopping past
+   * `limit`); each hit's data comes from its block's receipts, decoded once per block, with the same checks between
+   * blocks. Both stops are typed store errors the RPC maps (-32002, -32005).
+   */
+  getLogs(query: LogQuery, opts: { limit: number; deadline: number; signal: AbortSignal }): LogData[] {
+    const limits = { deadline: opts.deadline, signal: opts.signal };
+    const hits = this.reader.getLogs(
+      {
+        fromBlock: Number(query.fromBlock),
+        toBlock: Number(query.toBlock),
+        ...(query.addresses.length ? { address: query.addresses } : {}),
+        topics: query.topics,
+        limit: opts.limit,
+      },
+      limits,
+    );
+    const deadline = new Deadline(Number.POSITIVE_INFINITY, undefined, limits);
     const out: LogData[] = [];
+    let block: Uint8Array | undefined;
     for (const hit of hits) {
-      if (opts.signal.aborted) break;
-      if (query.blockHash && bytesToHex(hit.blockHash) !== bytesToHex(query.blockHash)) continue;
+      if (block === undefined || !equalBytes(block, hit.blockHash)) {
+        deadline.check('getLogs receipts', out.length);
+        block = hit.blockHash;
+      }
+      if (query.blockHash && !equalBytes(hit.blockHash, query.blockHash)) continue;
       const receipts = this.getReceipts(hit.blockHash);
       const log = receipts?.[hit.txIndex]?.logs.find((l) => l.logIndex === hit.logIndex);
       if (log) out.push(log);
@@ -212,11 +224,8 @@ export class StoreChainView implements ChainView {
     const raw = rawBlock(this.reader, hash);
     if (!raw) return undefined;
     const block = decodeBlock(raw);
-    const packed = this.senderStmt.get(hash)?.senders;
-    const senders =
-      packed && packed.length === block.transactions.length * 20
-        ? block.transactions.map((_, i) => packed.subarray(i * 20, i * 20 + 20))
-        : block.transactions.map((tx) => recoverSender(tx));
+    const stored = this.reader.getSenders(hash);
+    const senders = stored?.length === block.transactions.length ? stored : block.transactions.map((tx) => recoverSender(tx));
     const d: DecodedBlock = { block, hash, senders, size: raw.length };
     this.blocks.set(key, d);
     if (this.blocks.size > CACHE_BLOCKS) this.blocks.delete(this.blocks.keys().next().value as string);

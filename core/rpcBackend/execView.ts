@@ -8,7 +8,7 @@ import {
   estimateGas,
   type CallRequest as ExecCallRequest,
 } from '../exec/call/index.ts';
-import { XoneError } from '../errors.ts';
+import { CoreError } from '../errors.ts';
 import type { CallRequest, ExecOptions, ExecOutcome, ExecutionView } from '../rpc/interface.ts';
 import type { AccessListEntry, HeaderData } from '../rpc/encode/types.ts';
 import type { ChainReader } from '../store/index.ts';
@@ -33,12 +33,12 @@ function request(req: CallRequest): ExecCallRequest {
   return out;
 }
 
-/** CallError → the wire's error classes (core/rpc/errors.ts CORE_ERROR_CODES). */
-function rethrow(err: unknown): never {
+/** CallError → the core errors the RPC maps (core/rpc/errors.ts CORE_ERRORS), worded as geth words them. */
+function rethrow(err: unknown, timeoutMs: number): never {
   if (err instanceof CallError) {
-    if (err.code === 'CALL_REVERTED') throw new XoneError('EXECUTION_REVERTED', 'execution reverted', { data: err.meta.data });
-    if (err.code === 'CALL_TIMEOUT') throw new XoneError('DEADLINE_EXCEEDED', err.message);
-    throw new XoneError('VM_ERROR', err.message);
+    if (err.code === 'CALL_REVERTED') throw new CoreError('EXECUTION_REVERTED', 'execution reverted', { data: err.meta.data });
+    if (err.code === 'CALL_TIMEOUT') throw new CoreError('EVM_TIMEOUT', `execution aborted (timeout = ${timeoutMs / 1000}s)`);
+    throw new CoreError('VM_ERROR', err.message);
   }
   throw err;
 }
@@ -61,7 +61,7 @@ export class StoreExecutionView implements ExecutionView {
       if (r.error) return { status: 'error', error: r.error, gasUsed: r.gasUsed };
       return { status: 'success', returnData: r.returnData, gasUsed: r.gasUsed };
     } catch (err) {
-      rethrow(err);
+      rethrow(err, this.options.timeoutMs);
     }
   }
 
@@ -80,7 +80,7 @@ export class StoreExecutionView implements ExecutionView {
         return { status: 'revert', returnData: (err.meta.data as Uint8Array | undefined) ?? new Uint8Array(0), gasUsed: 0n };
       }
       if (err instanceof CallError && err.code !== 'CALL_TIMEOUT') return { status: 'error', error: err.message, gasUsed: 0n };
-      rethrow(err);
+      rethrow(err, this.options.timeoutMs);
     }
   }
 
@@ -92,7 +92,7 @@ export class StoreExecutionView implements ExecutionView {
     try {
       return await createAccessList(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
     } catch (err) {
-      rethrow(err);
+      rethrow(err, this.options.timeoutMs);
     }
   }
 }

@@ -1,5 +1,5 @@
 /** A follower's TxPoolView: eth_sendRawTransaction goes to the producer through a peer; reads stay local. */
-import { XoneError } from '../errors.ts';
+import { CoreError, XoneError } from '../errors.ts';
 import type { TxPoolView } from '../rpc/interface.ts';
 
 export function forwardingTxPool(local: TxPoolView, forward: (raw: Uint8Array) => Promise<Uint8Array>): TxPoolView {
@@ -14,7 +14,7 @@ export function forwardingTxPool(local: TxPoolView, forward: (raw: Uint8Array) =
         return await forward(raw);
       } catch (err) {
         // The producer's refusal text (geth's words) reaches the client unchanged, as -32000.
-        if (err instanceof XoneError) throw new XoneError('TXPOOL_REJECTED', err.message, { reason: err.code });
+        if (err instanceof XoneError) throw new CoreError('TXPOOL_REJECTED', err.message, { reason: err.code });
         throw err;
       }
     },

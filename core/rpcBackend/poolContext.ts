@@ -11,7 +11,7 @@ import type { PoolChainContext, PoolStateReader } from '../txpool/index.ts';
 
 /** Account nonces and balances after the block numbered `number`. */
 export function poolStateAt(reader: ChainReader, number: bigint): PoolStateReader {
-  const state = new HistoricalState(reader.db, Number(number));
+  const state = new HistoricalState(reader, Number(number));
   return {
     nonce: (address) => state.getAccount(address)?.nonce ?? 0n,
     balance: (address) => state.getAccount(address)?.balance ?? 0n,

@@ -22,13 +22,8 @@ export class TotalDifficulty {
   private readonly recent = new Map<string, bigint>();
   /** The last canonical TD computed: a following head scans only the blocks after it. */
   private last: { number: number; hash: Uint8Array; td: bigint } | undefined;
-  private readonly rangeStmt;
 
-  constructor(private readonly reader: ChainReader) {
-    this.rangeStmt = reader.db.prepare<[number, number], { number: number; hash: Uint8Array; header: Uint8Array }>(
-      'SELECT c.number AS number, c.hash AS hash, b.header AS header FROM canonical c JOIN blocks b ON b.hash = c.hash WHERE c.number > ? AND c.number <= ? ORDER BY c.number',
-    );
-  }
+  constructor(private readonly reader: ChainReader) {}
 
   /** TD of the stored block `hash`, or undefined when it or an ancestor is missing from the store. */
   of(hash: Uint8Array): bigint | undefined {
@@ -75,9 +70,9 @@ export class TotalDifficulty {
     }
     let at = from;
     let atHash: Uint8Array | undefined;
-    for (const row of this.rangeStmt.iterate(from, number)) {
+    for (const row of this.reader.canonicalHeaders(from + 1, number)) {
       if (row.number !== at + 1) return undefined; // a gap: the canonical index is incomplete
-      td += headerDifficulty(row.header);
+      td += headerDifficulty(row.headerRlp);
       at = row.number;
       atHash = row.hash;
       if (row.number % CHECKPOINT_EVERY === 0) this.checkpoints.set(row.number, { hash: row.hash, td });

@@ -1,6 +1,6 @@
 /** The RPC's TxPoolView over the node's TxPool: decoding, geth's refusal messages, pending lookups. */
 import { decodeTransaction, type Transaction } from '../chain/transaction/index.ts';
-import { XoneError } from '../errors.ts';
+import { CoreError, XoneError } from '../errors.ts';
 import type { TxPoolView } from '../rpc/interface.ts';
 import type { TransactionData } from '../rpc/encode/types.ts';
 import type { TxPool } from '../txpool/index.ts';
@@ -25,7 +25,7 @@ export class NodeTxPoolView implements TxPoolView {
       return this.pool.add(tx instanceof Uint8Array ? decodeTransaction(tx) : tx, sender).hash;
     } catch (err) {
       // Every refusal (bad encoding, static rule, pool rule) reaches the wire as -32000 with geth's message.
-      if (err instanceof XoneError) throw new XoneError('TXPOOL_REJECTED', err.message, { reason: err.code });
+      if (err instanceof XoneError) throw new CoreError('TXPOOL_REJECTED', err.message, { reason: err.code });
       throw err;
     }
   }

@@ -1,7 +1,7 @@
 /** Typed errors of the state layer. */
-import { XoneError } from '../errors.ts';
+import { XoneError, type CoreCode } from '../errors.ts';
 
-export type StateErrorCode = 'STATE_UNAVAILABLE' | 'STATE_CORRUPT';
+export type StateErrorCode = CoreCode<'STATE_UNAVAILABLE'> | 'STATE_CORRUPT';
 
 /** State that cannot be read: pruned history, unknown block, or a store that references missing data. */
 export class StateError extends XoneError<StateErrorCode> {}

@@ -1,6 +1,6 @@
 /**
  * The SQL a block commit writes, prepared once per connection: block row, canonical entry, transaction lookups, log
- * index rows, the head marker and the segment commit pointer. Runs inside the store's open transaction.
+ * index rows, the block's senders, the head marker and the segment commit pointer. Runs inside the store's open transaction.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { ChunkedInsert } from './sqlite/chunkedInsert.ts';
@@ -27,6 +27,7 @@ export class BlockWrites {
       unwindCanonical: db.prepare('DELETE FROM canonical WHERE number > ?'),
       unwindTx: db.prepare('DELETE FROM tx_lookup WHERE number > ?'),
       unwindLogs: db.prepare('DELETE FROM logs WHERE number > ?'),
+      senders: db.prepare('INSERT OR REPLACE INTO block_senders (block_hash, senders) VALUES (?, ?)'),
     };
   }
 
@@ -53,6 +54,7 @@ export class BlockWrites {
       logRows.add(block.number, log.logIndex, log.txIndex, log.address, t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
     }
     logRows.flush();
+    if (block.senders !== undefined && block.senders.length > 0) s.senders.run(block.hash, Buffer.concat(block.senders));
     s.head.run('head', block.number, block.hash);
     s.segment.run(at.segment, at.endSize, at.offsets[at.offsets.length - 1]);
   }

@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BlockWrites } from './blockWrites.ts';
+import { transactionHandle, type StoreTransaction } from './connection.ts';
 import { DatadirLock } from './datadirLock.ts';
 import { StoreError } from './errors.ts';
 import { resolveStoreDeps, resolveStoreOptions, type ResolvedStoreOptions, type StoreDeps, type StoreOptions } from './options.ts';
@@ -22,8 +23,11 @@ import type { BlockRecord, Durability, HeadName } from './types.ts';
 import { validateBlockRecord } from './validateBlock.ts';
 import { toWriteError } from './writeErrors.ts';
 
-/** Extra writes a caller runs inside a block's savepoint or an unwind's transaction (execution state, change sets). */
-export type ExtraWrites = (db: BetterSqlite3.Database) => void;
+/**
+ * Extra writes a caller runs inside a block's savepoint or an unwind's transaction (execution state, change sets),
+ * through the state store's functions, which take the opaque transaction handle.
+ */
+export type ExtraWrites = (tx: StoreTransaction) => void;
 
 /**
  * A writer that keeps part of a batch's writes in memory and writes them once per batch (the state layer: account
@@ -33,7 +37,7 @@ export type ExtraWrites = (db: BetterSqlite3.Database) => void;
  */
 export interface BatchHook {
   blockAccepted(): void;
-  beforeCommit(db: BetterSqlite3.Database): void;
+  beforeCommit(tx: StoreTransaction): void;
   batchAborted(): void;
 }
 
@@ -50,6 +54,8 @@ export class ChainStore extends ChainReader {
   private readonly events = new EventEmitter();
   private readonly hooks: BatchHook[] = [];
   private readonly writes: BlockWrites;
+  /** What write callbacks receive: the connection, opaque outside the SQL folders. */
+  private readonly tx: StoreTransaction;
   private pending = 0;
   private batchMark: WriterMark | undefined;
   private commits = 0;
@@ -66,6 +72,7 @@ export class ChainStore extends ChainReader {
   ) {
     super(db, new SegmentReader(join(options.datadir, SEGMENTS_DIR)), options.readDeadlineMs);
     this.writes = new BlockWrites(db);
+    this.tx = transactionHandle(db);
     this.reconcileReport = report;
   }
 
@@ -131,7 +138,7 @@ export class ChainStore extends ChainReader {
       this.requireExtendsHead(block);
       const at = this.writer.append([block.bodyRlp, block.receiptsRlp]);
       this.writes.insertBlock(block, at);
-      extra?.(this.db);
+      extra?.(this.tx);
       this.db.exec('RELEASE block');
     } catch (err) {
       this.undoBlock(mark);
@@ -158,7 +165,7 @@ export class ChainStore extends ChainReader {
     this.assertOpen();
     if (!this.db.inTransaction) return;
     try {
-      for (const h of this.hooks) h.beforeCommit(this.db);
+      for (const h of this.hooks) h.beforeCommit(this.tx);
       this.writer.sync();
       this.deps.faults?.beforeCommit?.();
       this.db.exec('COMMIT');
@@ -199,7 +206,7 @@ export class ChainStore extends ChainReader {
       this.writes.setHead('head', number, target);
       const safe = this.getHead('safe');
       if (safe && safe.number > number) this.writes.setHead('safe', number, target);
-      extra?.(this.db);
+      extra?.(this.tx);
     });
     return head.number - number;
   }

@@ -7,6 +7,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FRAME_HEADER_BYTES, frameCrcOk, readFrameHeader } from './segment/frame.ts';
 import { listSegmentIds, SEGMENTS_DIR, segmentPath } from './segment/segmentFiles.ts';
+import { connectionOf } from './connection.ts';
 import { openReadOnly } from './readOnly.ts';
 import { receiptsOffset, type BlockRow } from './read/chainReader.ts';
 import type { SegmentRow } from './reconcile.ts';
@@ -62,7 +63,7 @@ export function checkStore(datadir: string): CheckReport {
     if (problems.length < MAX_LISTED) problems.push(p);
   };
   const store = openReadOnly(datadir, { readDeadlineMs: Number.MAX_SAFE_INTEGER });
-  const db = store.db;
+  const db = connectionOf(store);
   // One read snapshot for every table, so a writer committing meanwhile cannot make the rows disagree.
   db.exec('BEGIN');
   try {

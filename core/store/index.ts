@@ -1,9 +1,10 @@
 /** Public surface of the chain store (core/store). See docs/store.md. */
 export { ChainStore, type BatchHook, type ExtraWrites, type StoreStats } from './chainStore.ts';
 export { openReadOnly, ReadOnlyChainStore } from './readOnly.ts';
-export { ChainReader } from './read/chainReader.ts';
-export { Deadline } from './read/deadline.ts';
-export { StoreError, StoreTimeoutError, type StoreErrorCode } from './errors.ts';
+export { ChainReader, type ReaderFaults } from './read/chainReader.ts';
+export { Deadline, type ReadLimits } from './read/deadline.ts';
+export type { StoreTransaction } from './connection.ts';
+export { StoreError, StoreResultLimitError, StoreTimeoutError, type ReadStopReason, type StoreErrorCode } from './errors.ts';
 export { defaultStoreOptions, MAX_BATCH, type StoreDeps, type StoreFaults, type StoreOptions } from './options.ts';
 export { MIGRATIONS, type Migration } from './schema/migrations.ts';
 export { checkStore, type CheckReport } from './check.ts';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { defaultStoreOptions } from './options.ts';
-import { ChainReader } from './read/chainReader.ts';
+import { ChainReader, type ReaderFaults } from './read/chainReader.ts';
 import { SEGMENTS_DIR } from './segment/segmentFiles.ts';
 import { SegmentReader } from './segment/segmentReader.ts';
 import { openReaderDatabase } from './sqlite/openDatabase.ts';
@@ -18,12 +18,13 @@ export class ReadOnlyChainStore extends ChainReader {
   }
 }
 
-/** Opens a read-only handle; every read has a deadline (`readDeadlineMs`, default 2 s). */
-export function openReadOnly(datadir: string, options: { readDeadlineMs?: number } = {}): ReadOnlyChainStore {
+/** Opens a read-only handle; every read has a deadline (`readDeadlineMs`, default 2 s). `faults` are test seams. */
+export function openReadOnly(datadir: string, options: { readDeadlineMs?: number; faults?: ReaderFaults } = {}): ReadOnlyChainStore {
   const db = openReaderDatabase(datadir);
   return new ReadOnlyChainStore(
     db,
     new SegmentReader(join(datadir, SEGMENTS_DIR)),
     options.readDeadlineMs ?? defaultStoreOptions.readDeadlineMs,
+    options.faults,
   );
 }

@@ -32,6 +32,8 @@ export interface BlockRecord {
   txHashes: Uint8Array[];
   /** Every log of the block, for eth_getLogs. */
   logs: LogIndexEntry[];
+  /** The 20-byte sender of each transaction in block order, when known (kept so serving never recovers them). */
+  senders?: readonly Uint8Array[];
 }
 
 /** Whether everything the store accepted is durable. */
@@ -68,7 +70,7 @@ export interface LogFilter {
   /** One address or any of several; omitted = any. */
   address?: Uint8Array | Uint8Array[];
   topics?: (Uint8Array | Uint8Array[] | null)[];
-  /** Stop with STORE_READ_TIMEOUT if more rows than this would be returned (protects the caller's memory). */
+  /** Stop with STORE_RESULT_LIMIT when more logs than this match (protects the caller's memory). */
   limit?: number;
 }
 

@@ -17,6 +17,13 @@ export function validateBlockRecord(block: BlockRecord): void {
   block.txHashes.forEach((h, i) => {
     if (h?.length !== 32) bad(block, `txHashes[${i}] must be 32 bytes`);
   });
+  if (block.senders !== undefined) {
+    if (block.senders.length !== block.txHashes.length)
+      bad(block, `${block.senders.length} senders for ${block.txHashes.length} transactions`);
+    block.senders.forEach((a, i) => {
+      if (a?.length !== 20) bad(block, `senders[${i}] must be 20 bytes`);
+    });
+  }
   block.logs.forEach((log, i) => {
     if (log.address?.length !== 20) bad(block, `logs[${i}].address must be 20 bytes`);
     if (log.topics.length > 4 || log.topics.some((t) => t?.length !== 32)) bad(block, `logs[${i}].topics must be 0-4 topics of 32 bytes`);

@@ -28,10 +28,7 @@ describe('ChainService', () => {
     expect(first.head.durable).toBe(true);
     expect(first.head.txHashes.map(bytesToHex)).toEqual([bytesToHex(t0.hash)]);
     // The pool's sender is stored with the block, in the block's own commit.
-    const row = producer.store.db.prepare('SELECT senders FROM block_senders WHERE block_hash = ?').get(first.head.hash) as {
-      senders: Uint8Array;
-    };
-    expect(bytesToHex(row.senders)).toBe(bytesToHex(t0.sender));
+    expect(producer.store.getSenders(first.head.hash)?.map(bytesToHex)).toEqual([bytesToHex(t0.sender)]);
     const second = await producer.produce({ txs: [transfer(1n)], timestamp: 12n });
     expect(second.head.number).toBe(2n);
     producer.close();

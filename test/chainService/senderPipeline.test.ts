@@ -46,8 +46,7 @@ function transfer(from: number, nonce: bigint): { raw: Uint8Array; sender: Uint8
   return { raw: tx.raw, sender: hexToBytes(accounts[from].address) };
 }
 
-const storedSenders = (s: ChainService, hash: Uint8Array): string =>
-  bytesToHex((s.store.db.prepare('SELECT senders FROM block_senders WHERE block_hash = ?').get(hash) as { senders: Uint8Array }).senders);
+const storedSenders = (s: ChainService, hash: Uint8Array): string => (s.store.getSenders(hash) ?? []).map(bytesToHex).join('');
 
 beforeAll(async () => {
   // A pool of one worker that takes every batch (no in-thread shortcut for small blocks), warmed up like the node's.

@@ -15,6 +15,7 @@ import { keyOf } from '../../core/state/keys.ts';
 import type { AllocAccount } from '../../core/state/alloc.ts';
 import { STATE_MIGRATIONS } from '../../core/state/store/migrations.ts';
 import { ChainStore } from '../../core/store/index.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const chainId = 2040n;
 const config = benchConfig(chainId);
@@ -54,10 +55,10 @@ function genesisAlloc(): GenesisAlloc {
 
 function digest(store: ChainStore): string {
   const h = createHash('sha256');
-  for (const { name } of store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+  for (const { name } of connectionOf(store).prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
     name: string;
   }[]) {
-    for (const row of store.db.prepare(`SELECT * FROM "${name}"`).all())
+    for (const row of connectionOf(store).prepare(`SELECT * FROM "${name}"`).all())
       h.update(name + JSON.stringify(row, (_k, v: unknown) => (v instanceof Uint8Array ? keyOf(v) : v)));
   }
   return h.digest('hex');

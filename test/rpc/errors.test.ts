@@ -1,18 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RPC_ERRORS, RpcError, toWireError } from '../../core/rpc/errors.ts';
-import { XoneError } from '../../core/errors.ts';
+import { CORE_ERRORS, type CoreErrorRow, RPC_ERRORS, RpcError, toWireError } from '../../core/rpc/errors.ts';
+import { CoreError, type CoreErrorCode, XoneError } from '../../core/errors.ts';
+import { StateError } from '../../core/state/errors.ts';
+import { StoreResultLimitError, StoreTimeoutError } from '../../core/store/index.ts';
 import { ADDRESSES, ANSWER, REVERTER } from './support/chainBuilder.ts';
 import { type Harness, startHarness } from './support/harness.ts';
 
+/** The rows of the markdown table that follows `heading` in docs/errors.md, split into trimmed cells. */
+function docTable(heading: string): string[][] {
+  const md = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+  const section = md.split(/^## /m).find((s) => s.startsWith(heading)) ?? '';
+  return section
+    .split('\n')
+    .filter((l) => /^\|\s*`[A-Z_]+`\s*\|/.test(l))
+    .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')));
+}
+
 describe('error table', () => {
   test('default: docs/errors.md lists exactly the rows of RPC_ERRORS', () => {
-    const md = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = md
-      .split('\n')
-      .filter((l) => /^\|\s*`[A-Z_]+`\s*\|/.test(l))
-      .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')))
-      .map((c) => ({ name: c[1].slice(1, -1), code: Number(c[2]), message: c[3].slice(1, -1), httpStatus: Number(c[4]), when: c[5] }));
+    const rows = docTable('# JSON-RPC error codes').map((c) => ({
+      name: c[1].slice(1, -1),
+      code: Number(c[2]),
+      message: c[3].slice(1, -1),
+      httpStatus: Number(c[4]),
+      when: c[5],
+    }));
     const table = Object.entries(RPC_ERRORS).map(([name, e]) => ({
       name,
       code: e.code,
@@ -23,15 +36,44 @@ describe('error table', () => {
     expect(rows).toEqual(table);
   });
 
-  test('behavior: toWireError keeps RpcError rows, maps listed core codes, hides everything else', () => {
+  test('default: docs/errors.md "Core errors" lists exactly the rows of CORE_ERRORS', () => {
+    const rows = docTable('Core errors').map((c) => ({ code: c[1].slice(1, -1), rpc: c[2].slice(1, -1), message: c[3], when: c[4] }));
+    expect(rows).toEqual(Object.entries(CORE_ERRORS).map(([code, r]) => ({ code, rpc: r.rpc, message: r.message, when: r.when })));
+  });
+
+  test('behavior: the core table is total over CoreErrorCode (a missing code does not compile)', () => {
+    // @ts-expect-error a table without STORE_RESULT_LIMIT (or any other code) is not a Record<CoreErrorCode, ...>
+    const partial: Record<CoreErrorCode, CoreErrorRow> = { EXECUTION_REVERTED: CORE_ERRORS.EXECUTION_REVERTED };
+    expect(Object.keys(partial)).toHaveLength(1);
+  });
+
+  test('behavior: toWireError keeps RpcError rows, maps every core code, hides everything else', () => {
     expect(toWireError(new RpcError('TIMEOUT'))).toEqual({ code: -32002, message: 'request timed out' });
-    expect(toWireError(new XoneError('TXPOOL_REJECTED', 'already known'))).toEqual({ code: -32000, message: 'already known' });
-    expect(toWireError(new XoneError('EXECUTION_REVERTED', 'execution reverted', { data: Uint8Array.of(1, 2) }))).toEqual({
+    expect(toWireError(new CoreError('TXPOOL_REJECTED', 'already known'))).toEqual({ code: -32000, message: 'already known' });
+    expect(toWireError(new CoreError('EXECUTION_REVERTED', 'execution reverted', { data: Uint8Array.of(1, 2) }))).toEqual({
       code: 3,
       message: 'execution reverted',
       data: '0x0102',
     });
+    expect(toWireError(new CoreError('EVM_TIMEOUT', 'execution aborted (timeout = 5s)'))).toEqual({
+      code: -32000,
+      message: 'execution aborted (timeout = 5s)',
+    });
+    expect(toWireError(new StateError('STATE_UNAVAILABLE', 'state at block 9 is not available'))).toEqual({
+      code: -32000,
+      message: 'state at block 9 is not available',
+    });
+    // The store's own errors, as the store throws them.
+    expect(toWireError(new StoreTimeoutError('getLogs', 2001, 2000, 640))).toEqual({ code: -32002, message: 'request timed out' });
+    expect(toWireError(new StoreResultLimitError('getLogs', 10_000, 10_001))).toEqual({
+      code: -32005,
+      message: 'query returned more than 10000 results',
+    });
+    // Every core code has a row whose wire code is its RPC row's.
+    for (const [code, row] of Object.entries(CORE_ERRORS))
+      expect(toWireError(new XoneError(code, 'm')).code).toBe(RPC_ERRORS[row.rpc].code);
     expect(toWireError(new XoneError('SOMETHING_INTERNAL', 'db row 7 corrupt'))).toEqual({ code: -32603, message: 'internal error' });
+    expect(toWireError(new StateError('STATE_CORRUPT', 'rebuilt root differs'))).toEqual({ code: -32603, message: 'internal error' });
     const e = new Error('secret path /var/x');
     expect(JSON.stringify(toWireError(e))).not.toContain('secret');
     expect(toWireError('a string')).toEqual({ code: -32603, message: 'internal error' });

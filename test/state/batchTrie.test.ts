@@ -15,6 +15,7 @@ import { getProof } from '../../core/state/store/proof.ts';
 import { ChainStore } from '../../core/store/index.ts';
 import { verifyProof } from '../../core/trie/index.ts';
 import { conformancePath } from '../support/conformance.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const DIR = conformancePath('execution-apis-london');
 const genesis = parseGenesis(readFileSync(join(DIR, 'genesis.json'), 'utf8'));
@@ -30,8 +31,8 @@ function open(datadir: string): { store: ChainStore; importer: BlockImporter } {
 }
 
 function rootKept(store: ChainStore, n: number): boolean {
-  const root = stateRootAt(store.db, n) as Uint8Array;
-  return store.db.prepare('SELECT 1 FROM trie_nodes WHERE hash = ?').get(root) !== undefined;
+  const root = stateRootAt(store, n) as Uint8Array;
+  return connectionOf(store).prepare('SELECT 1 FROM trie_nodes WHERE hash = ?').get(root) !== undefined;
 }
 
 describe('trie nodes written once per batch (decision 0025)', () => {
@@ -49,9 +50,9 @@ describe('trie nodes written once per batch (decision 0025)', () => {
     expect([1, 2, 3].map((n) => rootKept(store, n))).toEqual([false, false, true]);
 
     for (const n of [1, 2, 3]) {
-      const p = getProof(store.db, n, SENDER, []);
-      const leaf = verifyProof(stateRootAt(store.db, n) as Uint8Array, keccak256(SENDER), p.accountProof);
-      expect(leaf && decodeAccount(leaf).nonce).toBe(new HistoricalState(store.db, n).getAccount(SENDER)?.nonce);
+      const p = getProof(store, n, SENDER, []);
+      const leaf = verifyProof(stateRootAt(store, n) as Uint8Array, keccak256(SENDER), p.accountProof);
+      expect(leaf && decodeAccount(leaf).nonce).toBe(new HistoricalState(store, n).getAccount(SENDER)?.nonce);
       expect(p.nonce).toBe(BigInt(n));
     }
 

@@ -8,17 +8,9 @@ import { bytesToHex, hexToBytes, looseHexToBytes } from '../../core/primitives/h
 import { getProof } from '../../core/state/store/proof.ts';
 import { openReadOnly } from '../../core/store/index.ts';
 import { conformancePath } from '../support/conformance.ts';
+import type { ProofJson } from '../rpc/support/proofCheck.ts';
 
 const DIR = conformancePath('execution-apis-london');
-
-interface ProofJson {
-  accountProof: string[];
-  balance: string;
-  codeHash: string;
-  nonce: string;
-  storageHash: string;
-  storageProof: { key: string; value: string; proof: string[] }[];
-}
 
 describe('eth_getProof from the stored trie', () => {
   it.each(['get-account-proof.io', 'get-account-proof-with-storage.io'])('default: %s matches the fixture', async (name) => {
@@ -32,7 +24,7 @@ describe('eth_getProof from the stored trie', () => {
     try {
       const [address, slots, block] = req.params;
       const p = getProof(
-        reader.db,
+        reader,
         Number(block),
         hexToBytes(address),
         slots.map((s) => looseHexToBytes(s)),

@@ -29,12 +29,12 @@ describe('state history in the store', () => {
     const datadir = mkdtempSync(join(tmpdir(), 'xone-history-'));
     let { store, importer } = open(datadir);
     for (const rlp of blocks) await importer.importRlp(rlp);
-    const nonceAt = (n: number): bigint | undefined => new HistoricalState(store.db, n).getAccount(SENDER)?.nonce;
+    const nonceAt = (n: number): bigint | undefined => new HistoricalState(store, n).getAccount(SENDER)?.nonce;
     expect([0, 1, 2, 3].map(nonceAt)).toEqual([0n, 1n, 2n, 3n]);
-    const balances = [0, 1, 2, 3].map((n) => new HistoricalState(store.db, n).getAccount(SENDER)?.balance as bigint);
+    const balances = [0, 1, 2, 3].map((n) => new HistoricalState(store, n).getAccount(SENDER)?.balance as bigint);
     expect(balances[0]).toBe(genesis.alloc.get('658bdf435d810c91414ec09147daa6db62406379')?.balance);
     for (let i = 1; i < 4; i++) expect((balances[i] as bigint) < (balances[i - 1] as bigint)).toBe(true);
-    expect(() => new HistoricalState(store.db, 9)).toThrow(/state at block 9 is not available/);
+    expect(() => new HistoricalState(store, 9)).toThrow(/state at block 9 is not available/);
 
     expect(importer.unwindTo(1)).toBe(2);
     expect(importer.state.getAccount(SENDER)?.nonce).toBe(1n);
@@ -43,7 +43,7 @@ describe('state history in the store', () => {
     await importer.importRlp(blocks[1] as Uint8Array);
     expect(importer.state.getAccount(SENDER)?.nonce).toBe(2n);
     expect(importer.unwindTo(1)).toBe(1);
-    expect(() => new HistoricalState(store.db, 2)).toThrow(/not available/);
+    expect(() => new HistoricalState(store, 2)).toThrow(/not available/);
     store.close();
 
     ({ store, importer } = open(datadir));

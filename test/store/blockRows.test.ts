@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticChain, SPIKE_SHAPE } from '../../core/bench/store/syntheticBlocks.ts';
 import { ChainStore } from '../../core/store/index.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const newDir = datadirFactory();
 // 150 transactions and 300 logs: two full 64-row statements plus a remainder for each table.
@@ -19,7 +20,7 @@ describe('block rows (tx_lookup, logs) written 64 per statement', () => {
     hashes.forEach((h, i) => {
       if (i !== 5) expect(store.getTxLocation(h)).toEqual({ blockNumber: 1, blockHash: Buffer.from(wide.hash), txIndex: i });
     });
-    expect(store.db.prepare('SELECT count(*) FROM tx_lookup WHERE number = 1').pluck().get()).toBe(149);
+    expect(connectionOf(store).prepare('SELECT count(*) FROM tx_lookup WHERE number = 1').pluck().get()).toBe(149);
     const logs = store.getLogs({ fromBlock: 1, toBlock: 1 });
     expect(logs.map((l) => [l.logIndex, l.txIndex])).toEqual(wide.logs.map((l) => [l.logIndex, l.txIndex]));
     store.close();
@@ -33,12 +34,12 @@ describe('block rows (tx_lookup, logs) written 64 per statement', () => {
     logs[30] = logs[10]; // same (number, log_index) inside the first 64-row statement
     expect(() => store.putBlock({ ...chain[1], logs })).toThrow(expect.objectContaining({ code: 'STORE_BAD_BLOCK' }));
     expect(store.getTxLocation(chain[1].txHashes[0])).toBeUndefined();
-    expect(store.db.prepare('SELECT count(*) FROM logs WHERE number = 1').pluck().get()).toBe(0);
+    expect(connectionOf(store).prepare('SELECT count(*) FROM logs WHERE number = 1').pluck().get()).toBe(0);
     store.putBlock(chain[1]);
     store.putBlock(chain[2]);
     store.steady();
     for (const b of chain.slice(1)) {
-      expect(store.db.prepare('SELECT count(*) FROM tx_lookup WHERE number = ?').pluck().get(b.number)).toBe(150);
+      expect(connectionOf(store).prepare('SELECT count(*) FROM tx_lookup WHERE number = ?').pluck().get(b.number)).toBe(150);
       expect(store.getLogs({ fromBlock: b.number, toBlock: b.number })).toHaveLength(300);
     }
     store.close();

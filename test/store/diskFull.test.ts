@@ -7,6 +7,7 @@ import { ChainStore, checkStore, type BlockRecord } from '../../core/store/index
 import { FullDiskFs } from './support/faultFs.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
 import { expectSameBytes } from './support/bytes.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const newDir = datadirFactory();
 const shape = { ...SPIKE_SHAPE, bodyBytes: 56_600, receiptsBytes: 2000, txs: 2 };
@@ -42,7 +43,7 @@ describe('full disk', () => {
     expect(error).toMatchObject({ code: 'STORE_DISK_FULL' });
     expect(stored).toBe(3);
     expect(store.durability()).toEqual({ kind: 'Durable' });
-    const committed = store.db.prepare('SELECT committed_size FROM segments').pluck().get();
+    const committed = connectionOf(store).prepare('SELECT committed_size FROM segments').pluck().get();
     expect(segSize(datadir)).toBe(committed);
     fs.budget = 1e9;
     store.putBlock(chain[3]);

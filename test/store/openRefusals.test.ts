@@ -8,6 +8,7 @@ import { ChainStore } from '../../core/store/index.ts';
 import { MIGRATIONS } from '../../core/store/schema/migrations.ts';
 import { requireSetting } from '../../core/store/sqlite/pragmas.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const newDir = datadirFactory();
 
@@ -23,8 +24,8 @@ describe('ChainStore.open refusals', () => {
   it('default: a fresh datadir reads back WAL and synchronous=FULL (2)', () => {
     const datadir = newDir();
     const s = ChainStore.open({ datadir });
-    expect(s.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(s.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(connectionOf(s).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(connectionOf(s).pragma('synchronous', { simple: true })).toBe(2);
     s.close();
   });
 
@@ -84,7 +85,7 @@ describe('ChainStore.open refusals', () => {
       up: (db: Database.Database) => db.exec('CREATE TABLE accounts (a BLOB PRIMARY KEY)'),
     };
     const s = ChainStore.open({ datadir }, { migrations: [...MIGRATIONS, extra] });
-    expect(s.db.prepare('SELECT name FROM schema_version ORDER BY version').pluck().all()).toEqual([
+    expect(connectionOf(s).prepare('SELECT name FROM schema_version ORDER BY version').pluck().all()).toEqual([
       ...MIGRATIONS.map((m) => m.name),
       'test_state',
     ]);

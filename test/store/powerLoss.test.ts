@@ -6,6 +6,7 @@ import { ChainStore, checkStore } from '../../core/store/index.ts';
 import { PowerLossFs } from './support/faultFs.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
 import { expectSameBytes } from './support/bytes.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const newDir = datadirFactory();
 const shape = { ...SPIKE_SHAPE, bodyBytes: 3000, receiptsBytes: 500, txs: 2 };
@@ -15,7 +16,7 @@ const shape = { ...SPIKE_SHAPE, bodyBytes: 3000, receiptsBytes: 500, txs: 2 };
  * LOCK file goes too, as it would be stale once the owning process died (this process lives on).
  */
 function crash(store: ChainStore, datadir: string): void {
-  store.db.close();
+  connectionOf(store).close();
   rmSync(join(datadir, 'LOCK'));
 }
 

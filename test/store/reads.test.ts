@@ -3,6 +3,7 @@ import { syntheticChain, SPIKE_SHAPE } from '../../core/bench/store/syntheticBlo
 import { ChainStore, openReadOnly, StoreTimeoutError } from '../../core/store/index.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
 import { expectSameBytes } from './support/bytes.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const newDir = datadirFactory();
 const shape = { ...SPIKE_SHAPE, bodyBytes: 200, receiptsBytes: 100, txs: 6, logsPerTx: 2 };
@@ -41,7 +42,7 @@ describe('reads', () => {
   it('error: a scan past its deadline stops with a typed timeout naming rows scanned', () => {
     let err: unknown;
     try {
-      store.getLogs({ fromBlock: 0, toBlock: 19 }, 0);
+      store.getLogs({ fromBlock: 0, toBlock: 19 }, { budgetMs: 0 });
     } catch (e) {
       err = e;
     }
@@ -60,7 +61,7 @@ describe('reads', () => {
     expect(ro.getHead()?.number).toBe(20);
     expectSameBytes(ro.getBody(more[0].hash), more[0].bodyRlp);
     expect(ro.getTxLocation(more[0].txHashes[5])?.txIndex).toBe(5);
-    expect(() => ro.db.exec('DELETE FROM canonical')).toThrow(/readonly/);
+    expect(() => connectionOf(ro).exec('DELETE FROM canonical')).toThrow(/readonly/);
     ro.close();
     store.close();
   });

@@ -18,7 +18,7 @@ export function callEnvironmentAt(reader: ChainReader, config: ChainConfig, numb
   return {
     header,
     config,
-    state: new HistoricalState(reader.db, number),
+    state: new HistoricalState(reader, number),
     blockHash: (n) => reader.getCanonicalHash(Number(n)),
   };
 }

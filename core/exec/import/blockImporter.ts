@@ -27,7 +27,7 @@ import { EvmHostCache } from '../evmHost.ts';
 import { executeBlock, type BlockExecution, type ExecuteBlockContext } from '../block/executeBlock.ts';
 import { validateHeader, type ParentInfo } from '../header/validateHeader.ts';
 import { validateOmmers, type Ancestor } from '../header/validateOmmers.ts';
-import { writeBlock, type AlsoWrite } from './writeBlock.ts';
+import { writeBlock } from './writeBlock.ts';
 
 /** Per-block timings in milliseconds (the bench's split and the slow-block log). */
 export interface ImportTimings {
@@ -101,7 +101,7 @@ export class BlockImporter {
 
   /** Opens on `store`, writing `genesis` (block and state) first when the store is empty; checks it otherwise. */
   static open(store: ChainStore, genesis: GenesisInput, options: BlockImporterOptions): BlockImporter {
-    const state = new StoreState(store.db);
+    const state = new StoreState(store);
     // Account rows and trie nodes written once per batch (decision 0025).
     state.attach(store);
     const genesisHash = headerHash(genesis.header);
@@ -154,7 +154,7 @@ export class BlockImporter {
    * the same durable transaction; then caches, the open trie and the head follow. Returns blocks removed.
    */
   unwindTo(number: number): number {
-    const removed = this.store.unwind(number, (db) => unwindStateAndTrie(db, this.state.nodes, number));
+    const removed = this.store.unwind(number, (tx) => unwindStateAndTrie(tx, this.state.nodes, number));
     this.state.clearCache();
     const row = this.store.getHeaderByNumber(number);
     if (row === undefined) throw new XoneError('STORE_NO_HEAD', `no canonical header at ${number} after unwind`);
@@ -180,14 +180,13 @@ export class BlockImporter {
   /**
    * Validates, executes and commits `block` on top of the head; throws BlockInvalidError with the reason.
    * `senders`, when given, are the block's recovered senders (a caller that recovers the next block while this one
-   * executes passes the pending result); otherwise they are recovered here. `alsoWrite` runs inside the block's own
-   * savepoint after the state rows, so what it writes commits or rolls back with the block. `preState` writes to the
-   * block's working state before its transactions (the dev producer's state edits; see executeBlock).
+   * executes passes the pending result); otherwise they are recovered here; the store keeps them with the block.
+   * `preState` writes to the block's working state before its transactions (the dev producer's state edits; see
+   * executeBlock).
    */
   async importBlock(
     block: Block,
     senders?: Promise<Uint8Array[]> | Uint8Array[],
-    alsoWrite?: (db: ChainStore['db'], hash: Uint8Array, senders: readonly Uint8Array[]) => void,
     preState?: ExecuteBlockContext['preState'],
   ): Promise<ImportedBlock> {
     const { config } = this.options;
@@ -251,7 +250,6 @@ export class BlockImporter {
         changes,
         roots: { root, storageRoots, encoded },
         senders: recovered,
-        alsoWrite,
       });
       const t4 = performance.now();
       const c4 = cpuNow();
@@ -280,7 +278,6 @@ export class BlockImporter {
     exec: BlockExecution,
     senders: readonly Uint8Array[],
     finish: (stateRoot: Uint8Array) => Block | Promise<Block>,
-    alsoWrite?: AlsoWrite,
     executed: { ms: number; cpuMs: number } = { ms: 0, cpuMs: 0 },
     rules: { devHeader?: boolean } = {},
   ): Promise<ImportedBlock> {
@@ -316,7 +313,6 @@ export class BlockImporter {
         changes,
         roots,
         senders,
-        alsoWrite,
       });
       const t3 = performance.now();
       const c3 = cpuNow();

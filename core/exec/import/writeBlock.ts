@@ -1,6 +1,6 @@
 /**
- * One accepted block's store write: header, body, receipts, log index and the block's state (rows, change set, trie
- * nodes) in one `putBlock` savepoint, then the caller's `alsoWrite` inside the same savepoint. Shared by the verifying
+ * One accepted block's store write: header, body, receipts, log index, senders and the block's state (rows, change set,
+ * trie nodes) in one `putBlock` savepoint. Shared by the verifying
  * import (`BlockImporter.importBlock`) and the producer's commit of a block it already executed
  * (`BlockImporter.commitExecuted`), so both follow the same savepoint, durability and publication rules.
  */
@@ -13,9 +13,6 @@ import type { StoreState } from '../../state/store/storeState.ts';
 import type { RootUpdate } from '../../state/stateRoot.ts';
 import type { ChainStore, LogIndexEntry } from '../../store/index.ts';
 
-/** Runs inside the block's savepoint after the state rows (block senders, for example). */
-export type AlsoWrite = (db: ChainStore['db'], hash: Uint8Array, senders: readonly Uint8Array[]) => void;
-
 /** What one block's write needs. */
 export interface BlockWrite {
   block: Block;
@@ -24,7 +21,6 @@ export interface BlockWrite {
   changes: StateChanges;
   roots: RootUpdate;
   senders: readonly Uint8Array[];
-  alsoWrite?: AlsoWrite;
 }
 
 /** Writes `w` through `store.putBlock` (durable on its own when the store's batch is 0). */
@@ -45,11 +41,11 @@ export function writeBlock(store: ChainStore, state: StoreState, historyBlocks: 
       receiptsRlp: encodeReceiptsForStorage(w.receipts),
       txHashes: w.block.transactions.map((t) => t.hash),
       logs,
+      senders: w.senders,
     },
-    () => {
+    (tx) => {
       state.commitBlock(number, w.roots.root, w.changes, w.roots.storageRoots, w.roots.encoded);
-      if (historyBlocks !== undefined && number - historyBlocks > 0) pruneHistory(store.db, number - historyBlocks);
-      w.alsoWrite?.(store.db, w.hash, w.senders);
+      if (historyBlocks !== undefined && number - historyBlocks > 0) pruneHistory(tx, number - historyBlocks);
     },
   );
 }

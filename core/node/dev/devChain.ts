@@ -32,10 +32,17 @@ export function devAccounts(count = DEV_ACCOUNT_COUNT): DevAccount[] {
   }));
 }
 
-/** The dev chain's genesis.json (geth format) with `period` seconds between blocks. */
-export function devGenesisJson(accounts: readonly DevAccount[] = devAccounts(), period = 2): Record<string, unknown> {
+/** The dev chain's genesis.json (geth format) with `period` seconds between blocks (genesis time 0 unless given). */
+export function devGenesisJson(accounts: readonly DevAccount[] = devAccounts(), period = 2, timestamp?: number): Record<string, unknown> {
   const alloc: Record<string, bigint> = {};
   for (const a of accounts) alloc[a.address.slice(2).toLowerCase()] = DEV_BALANCE;
   const signer = Buffer.from(accounts[0].address.slice(2), 'hex');
-  return cliqueGenesisJson({ chainId: DEV_CHAIN_ID, period, epoch: 900, signers: [signer], alloc });
+  return cliqueGenesisJson({
+    chainId: DEV_CHAIN_ID,
+    period,
+    epoch: 900,
+    signers: [signer],
+    alloc,
+    ...(timestamp !== undefined ? { timestamp } : {}),
+  });
 }

@@ -1,7 +1,8 @@
 /**
  * Logs, polling filters and subscriptions of the eth_ namespace. eth_getLogs resolves its range against the head,
- * refuses ranges over `logsMaxBlockRange` and answers over `logsMaxResults` with -32005 (asking the store for one
- * more than the cap so it never reads the whole range to find out).
+ * refuses ranges over `logsMaxBlockRange` and answers over `logsMaxResults` with -32005 (the store stops its scan at
+ * the first match past the cap, so it never reads the whole range to find out), and passes the call's deadline down
+ * to the scan (-32002 past it).
  */
 import { type FilterCriteria, filterCriteria } from '../callParams.ts';
 import { encodeLog } from '../encode/receipt.ts';
@@ -35,7 +36,7 @@ async function runLogs(s: RpcServices, c: FilterCriteria, ctx: CallContext): Pro
   const q = await resolveQuery(s, c);
   if (q === null) return [];
   const max = s.options.logsMaxResults;
-  const logs = await s.deps.chain.getLogs(q, { limit: max + 1, signal: ctx.signal });
+  const logs = await s.deps.chain.getLogs(q, { limit: max, deadline: ctx.deadline, signal: ctx.signal });
   if (logs.length > max) throw new RpcError('LIMIT_EXCEEDED', `query returned more than ${max} results`);
   return logs.map(encodeLog);
 }

@@ -4,6 +4,7 @@
  * eth_call at a block number (and by `StateView` in core/exec/call).
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { connectionOf, type SqlHandle } from '../../store/connection.ts';
 import { decodeAccount, type AccountState } from '../account.ts';
 import type { StateReader } from '../interface.ts';
 import { StateError } from '../errors.ts';
@@ -21,9 +22,10 @@ export class HistoricalState implements StateReader {
   };
 
   constructor(
-    db: BetterSqlite3.Database,
+    handle: SqlHandle,
     readonly number: number,
   ) {
+    const db = connectionOf(handle);
     const root = db.prepare('SELECT root FROM state_roots WHERE number = ?').get(number);
     if (root === undefined)
       throw new StateError('STATE_UNAVAILABLE', `state at block ${number} is not available (pruned or not yet imported)`, { number });
@@ -59,7 +61,8 @@ export class HistoricalState implements StateReader {
 }
 
 /** The state root recorded for block `number`, if its state is available. */
-export function stateRootAt(db: BetterSqlite3.Database, number: number): Uint8Array | undefined {
+export function stateRootAt(handle: SqlHandle, number: number): Uint8Array | undefined {
+  const db = connectionOf(handle);
   const row = db.prepare('SELECT root FROM state_roots WHERE number = ?').get(number) as { root: Uint8Array } | undefined;
   return row === undefined ? undefined : new Uint8Array(row.root);
 }
@@ -68,7 +71,8 @@ export function stateRootAt(db: BetterSqlite3.Database, number: number): Uint8Ar
  * Rolls current state back to after block `number` (a reorg): every key written above it gets the value it had
  * before the first such write; change sets and roots above it go. Run inside the store's unwind transaction.
  */
-export function unwindState(db: BetterSqlite3.Database, number: number): void {
+export function unwindState(handle: SqlHandle, number: number): void {
+  const db = connectionOf(handle);
   const accounts = db
     .prepare('SELECT address, prev, MIN(number) AS n FROM state_account_changes WHERE number > ? GROUP BY address')
     .all(number) as { address: Uint8Array; prev: Uint8Array | null }[];
@@ -93,7 +97,8 @@ export function unwindState(db: BetterSqlite3.Database, number: number): void {
 }
 
 /** Drops history older than `keepFrom` (the `--state.history N` option): reads below it then fail clearly. */
-export function pruneHistory(db: BetterSqlite3.Database, keepFrom: number): void {
+export function pruneHistory(handle: SqlHandle, keepFrom: number): void {
+  const db = connectionOf(handle);
   db.prepare('DELETE FROM state_account_changes WHERE number <= ?').run(keepFrom);
   db.prepare('DELETE FROM state_storage_changes WHERE number <= ?').run(keepFrom);
   db.prepare('DELETE FROM state_roots WHERE number < ?').run(keepFrom);

@@ -4,6 +4,7 @@
  * in `state_roots` can be proven (EIP-1186); a block whose nodes were not kept is rebuilt first (`trieAt.ts`).
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { connectionOf, type SqlHandle } from '../../store/connection.ts';
 import { bytesToBigInt, padLeft } from '../../primitives/hex.ts';
 import { decodeRlp, expectBytes } from '../../primitives/rlp.ts';
 import { SecureTrie, type TrieNodeStore } from '../../trie/index.ts';
@@ -47,7 +48,8 @@ class ReadOnlyNodeStore implements TrieNodeStore {
 }
 
 /** Proof of `address` and its `slots` in the state after block `number`. */
-export function getProof(db: BetterSqlite3.Database, number: number, address: Uint8Array, slots: readonly Uint8Array[]): AccountProof {
+export function getProof(handle: SqlHandle, number: number, address: Uint8Array, slots: readonly Uint8Array[]): AccountProof {
+  const db = connectionOf(handle);
   const root = stateRootAt(db, number);
   if (root === undefined)
     throw new StateError('STATE_UNAVAILABLE', `state at block ${number} is not available (pruned or not yet imported)`, { number });

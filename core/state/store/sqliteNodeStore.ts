@@ -10,6 +10,7 @@
  * A bounded read cache keeps the upper levels of the account trie hot between blocks.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { connectionOf, type SqlHandle } from '../../store/connection.ts';
 import type { TrieNodeStore, TrieNodeWrite } from '../../trie/index.ts';
 import { HashMap } from './hashMap.ts';
 import { ChunkedInsert } from './chunkedInsert.ts';
@@ -23,7 +24,8 @@ export class SqliteNodeStore implements TrieNodeStore {
   private readonly select: BetterSqlite3.Statement<[Uint8Array], { node: Uint8Array }>;
   private readonly insert: ChunkedInsert;
 
-  constructor(db: BetterSqlite3.Database) {
+  constructor(handle: SqlHandle) {
+    const db = connectionOf(handle);
     this.select = db.prepare('SELECT node FROM trie_nodes WHERE hash = ?');
     this.insert = new ChunkedInsert(db, 'INSERT OR IGNORE INTO trie_nodes (hash, node)', 2);
   }

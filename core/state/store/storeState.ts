@@ -4,6 +4,7 @@
  * block's SAVEPOINT via `putBlock(record, extra)`), so a block's state lands atomically with the block itself.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { connectionOf, type SqlHandle, type StoreTransaction } from '../../store/connection.ts';
 import { decodeAccount, encodeAccount, type AccountState } from '../account.ts';
 import type { StateBackend } from '../backend.ts';
 import type { StateChanges } from '../interface.ts';
@@ -26,7 +27,7 @@ const BATCH_FLUSH_ITEMS = 65_536;
 
 /** The chain store's batch seam as this class needs it (`ChainStore.addBatchHook`; see `attach`). */
 export interface BatchSource {
-  addBatchHook(hook: { blockAccepted(): void; beforeCommit(db: BetterSqlite3.Database): void; batchAborted(): void }): () => void;
+  addBatchHook(hook: { blockAccepted(): void; beforeCommit(tx: StoreTransaction): void; batchAborted(): void }): () => void;
 }
 
 /** A cached account row: decoded value and its stored RLP (the change set records the RLP). */
@@ -68,7 +69,11 @@ export class StoreState implements StateBackend {
     putRoot: Stmt<[number, Uint8Array]>;
   };
 
-  constructor(readonly db: BetterSqlite3.Database) {
+  private readonly db: BetterSqlite3.Database;
+
+  constructor(handle: SqlHandle) {
+    const db = connectionOf(handle);
+    this.db = db;
     this.nodes = new SqliteNodeStore(db);
     this.accountRows = new ChunkedInsert(db, 'INSERT OR REPLACE INTO state_accounts (address, account)', 2);
     this.accountChangeRows = new ChunkedInsert(db, 'INSERT OR IGNORE INTO state_account_changes (address, number, prev)', 3);

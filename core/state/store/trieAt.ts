@@ -4,7 +4,7 @@
  * slot that changed between the two blocks gets its value at the earlier block back (from the change sets), which
  * gives exactly the earlier trie, checked against its recorded root. New nodes go to an in-memory overlay.
  */
-import type BetterSqlite3 from 'better-sqlite3';
+import { connectionOf, type SqlHandle } from '../../store/connection.ts';
 import { MemoryNodeStore, SecureTrie, type TrieNodeStore, type TrieNodeWrite } from '../../trie/index.ts';
 import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { decodeAccount, EMPTY_TRIE_ROOT, encodeAccount } from '../account.ts';
@@ -39,7 +39,8 @@ export interface TrieAtBlock {
  * the rebuild described above. Throws STATE_UNAVAILABLE when no later stored root exists, STATE_CORRUPT when the
  * rebuilt root differs from the recorded one.
  */
-export function trieAtBlock(db: BetterSqlite3.Database, nodes: TrieNodeStore, number: number, root: Uint8Array): TrieAtBlock {
+export function trieAtBlock(handle: SqlHandle, nodes: TrieNodeStore, number: number, root: Uint8Array): TrieAtBlock {
+  const db = connectionOf(handle);
   if (equalBytes(root, EMPTY_TRIE_ROOT) || nodes.getNode(root) !== undefined) return { root, nodes, rebuilt: [] };
   const later = db.prepare('SELECT number, root FROM state_roots WHERE number > ? ORDER BY number').iterate(number) as Iterable<{
     number: number;
@@ -114,7 +115,8 @@ function rlpValue(value: Uint8Array): Uint8Array {
  * were not kept and writes the rebuilt nodes, so the importer can reopen its trie there. Run inside the store's
  * unwind transaction, after `steady()` wrote the open batch (the head's nodes are stored).
  */
-export function unwindStateAndTrie(db: BetterSqlite3.Database, nodes: TrieNodeStore & { flush(): number }, number: number): void {
+export function unwindStateAndTrie(handle: SqlHandle, nodes: TrieNodeStore & { flush(): number }, number: number): void {
+  const db = connectionOf(handle);
   const root = stateRootAt(db, number);
   if (root === undefined) throw new StateError('STATE_UNAVAILABLE', `cannot unwind to block ${number}: its state is not kept`, { number });
   const at = trieAtBlock(db, nodes, number, root);

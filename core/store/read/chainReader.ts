@@ -1,14 +1,25 @@
 /**
- * Reads of the chain store: headers, bodies, receipts, transaction lookups, head markers and the log index. The same
- * class serves the writer's own connection and the read-only connections of other threads; every method takes an
- * optional deadline in milliseconds (default from the options) and throws StoreTimeoutError past it.
+ * Reads of the chain store: headers, bodies, receipts, senders, transaction lookups, head markers, canonical ranges
+ * and the log index. The same class serves the writer's own connection and the read-only connections of other
+ * threads; every method takes an optional deadline in milliseconds (default from the options) and throws
+ * StoreTimeoutError past it. The connection itself is private: the rest of the node reads through these methods.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { bindConnection } from '../connection.ts';
 import type { SegmentReader } from '../segment/segmentReader.ts';
 import { FRAME_HEADER_BYTES } from '../segment/frame.ts';
 import type { HeadMarker, HeadName, LogFilter, LogHit, StoredHeader, TxLocation } from '../types.ts';
-import { Deadline } from './deadline.ts';
-import { getLogs, prepareLogStatements, type LogStatements } from './getLogs.ts';
+import { Deadline, type ReadLimits } from './deadline.ts';
+import { getLogs, prepareLogStatements, type LogScanFaults, type LogStatements } from './getLogs.ts';
+
+/** Injected faults of a reader (test seams; plain data, so they cross to worker threads). */
+export interface ReaderFaults {
+  /** Every row a log scan reads costs this many more milliseconds (a slow disk). */
+  logRowDelayMs?: number;
+}
+
+/** Length of one sender address in the packed `block_senders` value. */
+const ADDRESS_BYTES = 20;
 
 /** Row of the blocks table. */
 export interface BlockRow {
@@ -26,21 +37,29 @@ type Stmt = BetterSqlite3.Statement;
 
 /** Read access to one connection (owning or read-only). */
 export class ChainReader {
-  protected readonly stmts: Record<'blockByHash' | 'canonicalHash' | 'tx' | 'head', Stmt>;
+  protected readonly stmts: Record<'blockByHash' | 'canonicalHash' | 'tx' | 'head' | 'senders' | 'canonicalRange', Stmt>;
   private readonly logStmts: LogStatements;
+  private readonly logFaults: LogScanFaults;
 
   constructor(
-    readonly db: BetterSqlite3.Database,
+    protected readonly db: BetterSqlite3.Database,
     protected readonly segments: SegmentReader,
     protected readonly defaultDeadlineMs: number,
+    faults: ReaderFaults = {},
   ) {
+    bindConnection(this, db);
     this.stmts = {
       blockByHash: db.prepare('SELECT * FROM blocks WHERE hash = ?'),
       canonicalHash: db.prepare('SELECT hash FROM canonical WHERE number = ?').pluck(),
       tx: db.prepare('SELECT t.number, t.tx_index, c.hash FROM tx_lookup t JOIN canonical c ON c.number = t.number WHERE t.hash = ?'),
       head: db.prepare('SELECT number, hash FROM heads WHERE name = ?'),
+      senders: db.prepare('SELECT senders FROM block_senders WHERE block_hash = ?').pluck(),
+      canonicalRange: db.prepare(
+        'SELECT c.number AS number, c.hash AS hash, b.parent_hash AS parent_hash, b.header AS header FROM canonical c JOIN blocks b ON b.hash = c.hash WHERE c.number >= ? AND c.number <= ? ORDER BY c.number',
+      ),
     };
     this.logStmts = prepareLogStatements(db);
+    this.logFaults = faults.logRowDelayMs ? { rowDelayMs: faults.logRowDelayMs } : {};
   }
 
   /** A deadline for one read: `ms` or the default. */
@@ -107,9 +126,43 @@ export class ChainReader {
     return row ? { blockNumber: row.number, blockHash: row.hash, txIndex: row.tx_index } : undefined;
   }
 
-  /** eth_getLogs over the canonical log index; scans check the deadline between rows. */
-  getLogs(filter: LogFilter, deadlineMs?: number): LogHit[] {
-    return getLogs(this.logStmts, filter, this.deadline(deadlineMs));
+  /**
+   * The recovered senders of a stored block's transactions, in block order, as the importer or producer recorded them;
+   * undefined when none were recorded (callers recover them from the signatures).
+   */
+  getSenders(hash: Uint8Array, deadlineMs?: number): Uint8Array[] | undefined {
+    const d = this.deadline(deadlineMs);
+    const packed = this.stmts.senders.get(hash) as Uint8Array | undefined;
+    d.check('getSenders');
+    if (packed === undefined || packed.length % ADDRESS_BYTES !== 0) return undefined;
+    const out: Uint8Array[] = [];
+    for (let i = 0; i < packed.length; i += ADDRESS_BYTES) out.push(packed.subarray(i, i + ADDRESS_BYTES));
+    return out;
+  }
+
+  /**
+   * Headers of the canonical blocks `first..last` in number order, read lazily (one row at a time); a gap in the
+   * canonical index ends the sequence early, so callers compare the numbers they got. No deadline: the caller
+   * bounds the range.
+   */
+  *canonicalHeaders(first: number, last: number): IterableIterator<StoredHeader> {
+    const rows = this.stmts.canonicalRange.iterate(first, last) as IterableIterator<{
+      number: number;
+      hash: Uint8Array;
+      parent_hash: Uint8Array;
+      header: Uint8Array;
+    }>;
+    for (const row of rows) yield { number: row.number, hash: row.hash, parentHash: row.parent_hash, headerRlp: row.header };
+  }
+
+  /**
+   * eth_getLogs over the canonical log index. The scan checks, between rows, the store's budget (`limits.budgetMs`
+   * or the default), the caller's `deadline` and its `signal` (StoreTimeoutError, STORE_READ_TIMEOUT), and stops
+   * with StoreResultLimitError (STORE_RESULT_LIMIT) past `filter.limit` matches.
+   */
+  getLogs(filter: LogFilter, limits: ReadLimits = {}): LogHit[] {
+    const deadline = new Deadline(limits.budgetMs ?? this.defaultDeadlineMs, undefined, limits);
+    return getLogs(this.logStmts, filter, deadline, this.logFaults);
   }
 
   /** The blocks table row of `hash` (for the store and `db check`). */

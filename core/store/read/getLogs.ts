@@ -1,9 +1,11 @@
 /**
  * eth_getLogs over the log index. The narrowest index drives the scan (address, else topic0, else the block range),
- * the remaining topic positions filter in JavaScript, and the deadline is checked between rows.
+ * the remaining topic positions filter in JavaScript, and the deadline (the store's budget, the caller's deadline and
+ * abort signal) is checked between rows. Past `limit` matches the scan stops with STORE_RESULT_LIMIT, so a caller's
+ * memory never holds more than its limit.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { StoreError } from '../errors.ts';
+import { StoreError, StoreResultLimitError } from '../errors.ts';
 import type { LogFilter, LogHit } from '../types.ts';
 import type { Deadline } from './deadline.ts';
 
@@ -50,8 +52,15 @@ export function prepareLogStatements(db: BetterSqlite3.Database): LogStatements 
   };
 }
 
+/** Test seam: every row a scan reads costs this many more milliseconds (a slow disk). */
+export interface LogScanFaults {
+  rowDelayMs?: number;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
 /** Logs matching `filter`, ordered by (block, log index). */
-export function getLogs(stmts: LogStatements, filter: LogFilter, deadline: Deadline): LogHit[] {
+export function getLogs(stmts: LogStatements, filter: LogFilter, deadline: Deadline, faults: LogScanFaults = {}): LogHit[] {
   if (!(filter.fromBlock >= 0 && filter.toBlock >= filter.fromBlock)) {
     throw new StoreError('STORE_BAD_OPTIONS', `bad log range ${filter.fromBlock}..${filter.toBlock}`, { ...filter });
   }
@@ -65,14 +74,15 @@ export function getLogs(stmts: LogStatements, filter: LogFilter, deadline: Deadl
       : [[stmts.byRange, [filter.fromBlock, filter.toBlock]]];
   const hits: LogHit[] = [];
   let scanned = 0;
+  const delay = faults.rowDelayMs ?? 0;
+  deadline.check('getLogs', 0);
   for (const [stmt, args] of scans) {
     for (const row of stmt.iterate(...args) as IterableIterator<LogRow>) {
+      if (delay > 0) Atomics.wait(sleeper, 0, 0, delay);
       if (++scanned % CHECK_EVERY === 0) deadline.check('getLogs', scanned);
       const rowTopics = [row.topic0, row.topic1, row.topic2, row.topic3];
       if (!matchesAny(row.address, addresses) || !topics.every((t, i) => matchesAny(rowTopics[i], t))) continue;
-      if (hits.length >= limit) {
-        throw new StoreError('STORE_READ_TIMEOUT', `getLogs matched more than ${limit} logs`, { limit, scanned });
-      }
+      if (hits.length >= limit) throw new StoreResultLimitError('getLogs', limit, scanned);
       hits.push({
         blockNumber: row.number,
         blockHash: row.hash,

@@ -86,12 +86,17 @@ export class MemoryNode implements ChainView, StateView, ExecutionView, TxPoolVi
   };
   async getLogs(q: LogQuery, opts: { limit: number; signal: AbortSignal }): Promise<LogData[]> {
     const out: LogData[] = [];
-    for (let n = q.fromBlock; n <= q.toBlock && out.length < opts.limit; n++) {
+    for (let n = q.fromBlock; n <= q.toBlock; n++) {
       if (this.logsDelayMs > 0) await sleep(this.logsDelayMs);
-      if (opts.signal.aborted) throw new XoneError('DEADLINE_EXCEEDED', 'request timed out');
+      if (opts.signal.aborted) throw new XoneError('STORE_READ_TIMEOUT', 'getLogs aborted');
       const b = this.blocks[Number(n)];
       if (!b || (q.blockHash && !equalBytes(q.blockHash, b.block.header.hash))) continue;
-      for (const r of b.receipts) for (const l of r.logs) if (logMatches(l, q) && out.length < opts.limit) out.push(l);
+      for (const r of b.receipts)
+        for (const l of r.logs) {
+          if (!logMatches(l, q)) continue;
+          if (out.length >= opts.limit) throw new XoneError('STORE_RESULT_LIMIT', `query returned more than ${opts.limit} results`);
+          out.push(l);
+        }
     }
     return out;
   }
