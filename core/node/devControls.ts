@@ -173,7 +173,7 @@ export class DevControls implements DevView {
     const h = this.node.head();
     return encodeStateDump(
       { number: h.number, timestamp: h.timestamp, gasLimit: h.gasLimit, baseFee: h.baseFeePerGas, coinbase: h.coinbase },
-      dumpAccounts(this.node.reader.db),
+      dumpAccounts(this.node.reader),
     );
   }
 

@@ -2,7 +2,7 @@
  * Every account of the head state with its code and storage, read from the state tables of one connection (its WAL
  * snapshot): anvil_dumpState's source. Accounts come in address order; storage values are full 32-byte words.
  */
-import type BetterSqlite3 from 'better-sqlite3';
+import { connectionOf, type SqlHandle } from '../../store/connection.ts';
 import { decodeAccount, type AccountState } from '../account.ts';
 
 export interface DumpedAccount {
@@ -20,7 +20,8 @@ const word = (v: Uint8Array): Uint8Array => {
 };
 
 /** Yields the head state's accounts; the caller bounds how many it takes. */
-export function* dumpAccounts(db: BetterSqlite3.Database): Generator<DumpedAccount> {
+export function* dumpAccounts(handle: SqlHandle): Generator<DumpedAccount> {
+  const db = connectionOf(handle);
   const accounts = db.prepare('SELECT address, account FROM state_accounts ORDER BY address');
   const storage = db.prepare<[Uint8Array], { slot: Uint8Array; value: Uint8Array }>(
     'SELECT slot, value FROM state_storage WHERE address = ? ORDER BY slot',
