@@ -18,6 +18,7 @@ export interface KeyVerifierOptions {
 export class KeyVerifier {
   private readonly cache = new Map<string, { record: ApiKeyRecord | undefined; until: number }>();
   private readonly now: () => number;
+  private readonly changed: ((id: string) => void)[] = [];
 
   constructor(
     private readonly store: KeyStore,
@@ -26,7 +27,15 @@ export class KeyVerifier {
     private readonly opts: KeyVerifierOptions,
   ) {
     this.now = opts.now ?? (() => Date.now());
-    store.onInvalidate((id) => this.cache.delete(id));
+    store.onInvalidate((id) => {
+      this.cache.delete(id);
+      for (const l of this.changed) l(id);
+    });
+  }
+
+  /** Calls `listener` with a key id whenever its record changed (after this verifier dropped its cached copy). */
+  onChange(listener: (id: string) => void): void {
+    this.changed.push(listener);
   }
 
   /** Drops a cached record (called on a pub/sub invalidation). */

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { main } from '../../gateway/adapters/node/cli.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
@@ -222,4 +223,31 @@ test('error: the CLI and the config file refuse the same bad limits', async () =
   ).toThrow(
     /tiers\.anonymous\.ratePerSec: expected a number > 0[\s\S]*tiers\.anonymous\.burst: expected an integer >= 1[\s\S]*tiers\.default\.ratePerSec: expected a number/,
   );
+});
+
+// Issue #17 item 3: a revoked key kept working on open WebSockets (calls answered, notifications delivered 1.5-4 s
+// later). A change to the key's record re-verifies every socket opened with it, and those that fail are closed.
+test('behavior: revoking a key closes its open WebSockets on both instances within 1 s; other keys stay open', async () => {
+  const revoked = await createKey({ tier: 'default', label: 'ws-revoke' });
+  const kept = await createKey({ tier: 'default', label: 'ws-keep' });
+  const openWs = async (g: TestGateway, key: string) => {
+    const ws = new WebSocket(`${g.url.replace('http', 'ws')}/v1/${key}`);
+    const closed = new Promise<{ code: number; at: number }>((r) => ws.once('close', (code) => r({ code, at: performance.now() })));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    const answered = new Promise((r) => ws.once('message', r));
+    ws.send(JSON.stringify(call('eth_subscribe', ['newHeads'], 1)));
+    await answered;
+    return { ws, closed };
+  };
+  const sockets = await Promise.all([openWs(a, revoked.key), openWs(b, revoked.key), openWs(a, kept.key)]);
+  expect((await fetch(`${b.adminUrl}/keys/${revoked.record.id}/revoke`, { method: 'POST', headers: admin })).status).toBe(200);
+  const t0 = performance.now();
+  const [onA, onB] = await Promise.all([sockets[0]!.closed, sockets[1]!.closed]);
+  expect([onA.code, onB.code]).toEqual([1008, 1008]);
+  expect(Math.max(onA.at, onB.at) - t0).toBeLessThan(1_000);
+  expect(sockets[2]!.ws.readyState).toBe(WebSocket.OPEN);
+  sockets[2]!.ws.close();
 });

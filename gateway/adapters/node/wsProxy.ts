@@ -4,9 +4,10 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Gateway } from '../../gateway.ts';
 import type { GatewayConfig } from '../../config/types.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
+import { extractKey } from '../../middleware/identity/extractKey.ts';
 import { resolveIdentity } from '../../middleware/identity/resolveIdentity.ts';
 import { parseCidr, type Cidr } from '../../address/ip.ts';
-import { toGatewayError } from '../../rpc/gatewayError.ts';
+import { GatewayError, toGatewayError } from '../../rpc/gatewayError.ts';
 import { WsSession } from '../../ws/wsSession.ts';
 
 /**
@@ -16,6 +17,20 @@ import { WsSession } from '../../ws/wsSession.ts';
  */
 export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig, metrics: GatewayMetrics): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.limits.maxBodyBytes });
+  // Open sockets per key id, with the key they presented: a change to a key's record (revoke, disable, rotate, expiry
+  // set) re-verifies each of them at once, and a socket whose key no longer passes is closed (issue #17 item 3).
+  const byKey = new Map<string, Map<WebSocket, string>>();
+  const recheck = (id: string) => {
+    const open = byKey.get(id);
+    if (!open || !gw.verifier) return;
+    for (const [client, presented] of open) {
+      gw.verifier.verify(presented).catch((err: unknown) => {
+        // A key store that cannot be reached says nothing about the key: only a refusal of the key closes.
+        if (err instanceof GatewayError && err.kind === 'unauthorized') client.close(1008, err.message.slice(0, 100));
+      });
+    }
+  };
+  gw.verifier?.onChange(recheck);
   const trusted = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
   const onUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const headers = new Headers();
@@ -42,7 +57,23 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
       return;
     }
     const session = new WsSession(who, { config, limiter: gw.limiter, metrics });
+    const presented = extractKey(headers, pathKey);
     wss.handleUpgrade(req, socket, head, (client) => {
+      const keyId = who.key?.id;
+      let expiry: ReturnType<typeof setTimeout> | undefined;
+      if (keyId && presented) {
+        let open = byKey.get(keyId);
+        if (!open) byKey.set(keyId, (open = new Map()));
+        open.set(client, presented);
+        // An expiring key closes its sockets when it expires, without waiting for a change to its record.
+        const left = who.key?.expiresAt === undefined ? undefined : who.key.expiresAt - Date.now();
+        if (left !== undefined && left < 2 ** 31) expiry = setTimeout(() => client.close(1008, 'API key expired'), Math.max(0, left));
+        client.once('close', () => {
+          clearTimeout(expiry);
+          open?.delete(client);
+          if (open?.size === 0) byKey.delete(keyId);
+        });
+      }
       const up = new WebSocket(upstream.config.wsUrl ?? upstream.config.url.replace(/^http/, 'ws'));
       const early: string[] = [];
       up.on('open', () => early.splice(0).forEach((m) => up.send(m)));
