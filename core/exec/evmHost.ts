@@ -35,7 +35,11 @@ export class EvmHost {
   /** Precompile addresses (unprefixed hex) active in this fork. */
   readonly precompiles: ReadonlySet<string>;
 
-  constructor(chainId: bigint, fork: Fork, initialState: JournaledState) {
+  /**
+   * `libraryLoop`: keep @ethereumjs/evm's own interpreter loop, which emits a `step` event per opcode (tracing: the
+   * fast loop of decision 0027 emits none).
+   */
+  constructor(chainId: bigint, fork: Fork, initialState: JournaledState, { libraryLoop = false }: { libraryLoop?: boolean } = {}) {
     this.stateManager = new EvmStateManager(initialState);
     const blockchain: EVMMockBlockchainInterface = {
       getBlock: async (n: number) => {
@@ -50,7 +54,7 @@ export class EvmHost {
     common.customCrypto.keccak256 ??= keccak256;
     this.evm = new EVM({ common, stateManager: this.stateManager, blockchain, bn254: new NobleBN254() });
     // Decision 0027: the library's loop and frame runner cost more than the opcodes on contract calls.
-    enableFastInterpreter(this.evm);
+    if (!libraryLoop) enableFastInterpreter(this.evm);
     this.precompiles = new Set(this.evm.precompiles.keys());
   }
 

@@ -38,6 +38,7 @@ import { headerData } from '../rpcBackend/convert.ts';
 import { ChainEvents } from '../rpcBackend/events.ts';
 import { StoreExecutionView } from '../rpcBackend/execView.ts';
 import { StoreStateView } from '../rpcBackend/stateView.ts';
+import { StoreTraceView } from '../rpcBackend/traceView.ts';
 import { pendingBlockContext, poolStateAt } from '../rpcBackend/poolContext.ts';
 import { NodeTxPoolView } from '../rpcBackend/txPoolView.ts';
 import { ethereumHeaderCodec, headerHash } from '../chain/header/index.ts';
@@ -165,6 +166,10 @@ export class XoneNode {
         events,
         ...(node.dev ? { dev: node.dev } : {}),
         ...(node.accounts ? { accounts: node.accounts } : {}),
+        trace: new StoreTraceView(reader, chainView, config, {
+          maxBytes: options.rpc?.traceMaxBytes ?? defaultRpcOptions.traceMaxBytes,
+          gasCap: options.rpc?.gasCap ?? defaultRpcOptions.gasCap,
+        }),
         health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
         ...(watchdog ? { shed: () => watchdog.isShedding() } : {}),
       },

@@ -98,7 +98,7 @@ export const RPC_ERRORS = {
     code: -32003,
     message: 'response too large',
     httpStatus: 200,
-    when: 'A batch response passed `batchResponseMaxBytes` (default 25 MB); the remaining calls get this error.',
+    when: 'A batch response passed `batchResponseMaxBytes` (default 25 MB): the remaining calls get this error; or one debug_trace* / trace_* answer passed `traceMaxBytes` (default 100 MB).',
   },
   LIMIT_EXCEEDED: {
     code: -32005,

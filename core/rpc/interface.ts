@@ -149,6 +149,28 @@ export interface ExecutionView {
   ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }>;
 }
 
+/** A debug_trace* request's options (geth's TraceConfig), decoded; the tracer name is checked by the TraceView. */
+export interface TraceOptions {
+  /** Absent = the struct logger. */
+  tracer?: string;
+  tracerConfig?: Record<string, unknown>;
+  /** geth's `timeout` (default 5 s). */
+  timeoutMs: number;
+  /** The struct logger's options. */
+  logger: { disableStack?: boolean; disableStorage?: boolean; enableMemory?: boolean; enableReturnData?: boolean; limit?: number };
+}
+
+/** Tracing (geth's debug namespace); every answer is JSON text, spliced into the response as it is. */
+export interface TraceView {
+  /** null when the transaction is not in a canonical block. */
+  traceTransaction(hash: Uint8Array, opts: TraceOptions): Promise<string | null>;
+  /** geth's [{txHash, result}] for every transaction of the block. */
+  traceBlock(blockHash: Uint8Array, opts: TraceOptions): Promise<string>;
+  /** The same for a block given as RLP (its parent must be known). */
+  traceBlockRlp(rlp: Uint8Array, opts: TraceOptions): Promise<string>;
+  traceCall(req: CallRequest, at: HeaderData, opts: TraceOptions, overrides?: StateOverrides): Promise<string>;
+}
+
 /** The transaction pool as the RPC sees it. */
 export interface TxPoolView {
   /** Validates and adds a raw signed transaction; returns its hash or throws TXPOOL_REJECTED with geth's message. */
@@ -253,6 +275,8 @@ export interface RpcDeps {
   dev?: DevView;
   /** Node-held accounts (dev mode). */
   accounts?: AccountsView;
+  /** debug_trace* and trace_*. */
+  trace?: TraceView;
   events?: RpcEventSource;
   health?: HealthSource;
   /** Load shedding: while true, methods marked expensive are refused with -32005. */

@@ -36,6 +36,8 @@ export interface RpcOptions {
   evmTimeoutMs: number;
   /** Gas cap of eth_call / estimateGas (geth --rpc.gascap 50,000,000). */
   gasCap: bigint;
+  /** Largest debug_trace* / trace_* answer in bytes (-32003 past it; a struct-logger trace stops as soon as it passes). */
+  traceMaxBytes: number;
   /** eth_getLogs: most blocks in one range query. */
   logsMaxBlockRange: number;
   /** eth_getLogs: most logs in one answer (-32005 past it). */
@@ -71,6 +73,7 @@ export const defaultRpcOptions: RpcOptions = {
   callTimeoutMs: 30_000,
   evmTimeoutMs: 5_000,
   gasCap: 50_000_000n,
+  traceMaxBytes: 100 * 1000 * 1000,
   logsMaxBlockRange: 10_000,
   logsMaxResults: 10_000,
   filterTimeoutMs: 5 * 60_000,

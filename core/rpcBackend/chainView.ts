@@ -213,6 +213,11 @@ export class StoreChainView implements ChainView {
     return this.syncState();
   }
 
+  /** A block with its senders (from the stored senders row; recovered when there is none), through the LRU. */
+  blockWithSenders(hash: Uint8Array): { block: Block; hash: Uint8Array; senders: Uint8Array[] } | undefined {
+    return this.decoded(hash);
+  }
+
   private decoded(hash: Uint8Array): DecodedBlock | undefined {
     const key = bytesToHex(hash);
     const hit = this.blocks.get(key);

@@ -18,7 +18,8 @@ export interface ExecViewOptions {
   timeoutMs: number;
 }
 
-function request(req: CallRequest): ExecCallRequest {
+/** The RPC's call request as core/exec/call takes it. */
+export function callRequestOf(req: CallRequest): ExecCallRequest {
   const out: ExecCallRequest = {};
   if (req.from) out.from = req.from;
   if (req.to) out.to = req.to;
@@ -56,7 +57,7 @@ export class StoreExecutionView implements ExecutionView {
 
   async call(req: CallRequest, at: HeaderData, opts: ExecOptions): Promise<ExecOutcome> {
     try {
-      const r = await call(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
+      const r = await call(callRequestOf(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
       if (r.reverted) return { status: 'revert', returnData: r.returnData, gasUsed: r.gasUsed };
       if (r.error) return { status: 'error', error: r.error, gasUsed: r.gasUsed };
       return { status: 'success', returnData: r.returnData, gasUsed: r.gasUsed };
@@ -73,7 +74,7 @@ export class StoreExecutionView implements ExecutionView {
     try {
       return {
         status: 'success',
-        gas: await estimateGas(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs }),
+        gas: await estimateGas(callRequestOf(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs }),
       };
     } catch (err) {
       if (err instanceof CallError && err.code === 'CALL_REVERTED') {
@@ -90,7 +91,7 @@ export class StoreExecutionView implements ExecutionView {
     opts: ExecOptions,
   ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
     try {
-      return await createAccessList(request(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
+      return await createAccessList(callRequestOf(req), this.env(at), { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs });
     } catch (err) {
       rethrow(err, this.options.timeoutMs);
     }

@@ -16,7 +16,7 @@ import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
 const LATEST: BlockSelector = { tag: 'latest' };
 
 /** geth StateOverride: address → {balance, nonce, code, state | stateDiff}. */
-function stateOverrides(v: unknown): StateOverrides {
+export function stateOverrides(v: unknown): StateOverrides {
   if (v === null || typeof v !== 'object' || Array.isArray(v))
     throw new ParamError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ethapi.StateOverride`);
   const out: StateOverrides = new Map();

@@ -3,6 +3,8 @@ import { type MethodTable } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { accountMethods } from './accounts.ts';
 import { debugMethods } from './debug.ts';
+import { debugTraceMethods } from './debugTrace.ts';
+import { traceMethods } from './trace.ts';
 import { devMethods } from './dev.ts';
 import { ethMethods } from './eth.ts';
 import { netMethods } from './net.ts';
@@ -13,6 +15,8 @@ export function buildMethodTable(s: RpcServices): MethodTable {
   return {
     ...ethMethods(s),
     ...accountMethods(s),
+    ...debugTraceMethods(s),
+    ...traceMethods(s),
     ...netMethods(s),
     ...web3Methods(s),
     ...txpoolMethods(s),

@@ -1,0 +1,213 @@
+/**
+ * The tracing jobs (state in, answer out, under a deadline): re-execute a block's transactions on the state of its
+ * parent (for a historical block, HistoricalState rebuilds it from the change sets) and trace one of them or all of
+ * them; or trace a call on the state after a block. Untraced transactions before the target run on the fast loop;
+ * traced ones on the library loop (EvmHost `libraryLoop`), each on its own overlay so the prestate tracer can see
+ * what it read. Written as plain functions over a StateReader so the RPC execution pool can run them unchanged.
+ */
+import type { Block } from '../../chain/block/index.ts';
+import { forkAt, type ChainConfig } from '../../chain/forks.ts';
+import type { Header } from '../../chain/header/index.ts';
+import { EMPTY_ACCOUNT } from '../../state/account.ts';
+import type { StateReader } from '../../state/interface.ts';
+import { JournaledState } from '../../state/journaledState.ts';
+import { keyOf } from '../../state/keys.ts';
+import { applyTransaction } from '../applyTransaction.ts';
+import { blockEnvOf } from '../block/executeBlock.ts';
+import { CallError, type CallRequest } from '../call/types.ts';
+import { callGas, messageOf } from '../call/runCall.ts';
+import { TxInvalidError } from '../errors.ts';
+import { EvmHost } from '../evmHost.ts';
+import type { BlockEnv, ExecTx } from '../types.ts';
+import { foldChanges } from './foldChanges.ts';
+import { attachHooks } from './hooks.ts';
+import { prestateResult, RecordingReader } from './prestateTracer.ts';
+import { createTracer, type TraceSpec, type TxContext } from './tracers.ts';
+
+export interface TraceLimits {
+  /** Epoch ms after which the job stops with TRACE_TIMEOUT. */
+  deadline: number;
+  /** Largest answer in bytes (struct logger text); past it TRACE_TOO_LARGE. */
+  maxBytes: number;
+}
+
+export class TraceError extends CallError {}
+
+/** One traced transaction's answer (a JSON value, or a JsonText), or its error. */
+export type TxTrace = { txHash: Uint8Array; result: unknown } | { txHash: Uint8Array; error: string };
+
+const JUMPS_PER_CLOCK = 2048;
+
+/** Runs `tx` with `spec`'s tracer on an overlay of `base`, folds the overlay into `base`, returns the answer. */
+async function traceOne(
+  host: EvmHost,
+  base: JournaledState,
+  env: BlockEnv,
+  tx: ExecTx,
+  sender: Uint8Array,
+  gasAvailable: bigint,
+  spec: TraceSpec,
+  limits: TraceLimits,
+  context: TxContext,
+  call: boolean,
+): Promise<{ result: unknown; gasUsed: bigint; logs: number }> {
+  const recorder = new RecordingReader(base);
+  const state = new JournaledState(recorder);
+  const evmBlock = host.bind(state, env);
+  const tracer = createTracer(
+    spec,
+    {
+      isPrecompile: (a) => host.precompiles.has(keyOf(a)),
+      readSlot: (a, slot) => {
+        const v = state.getStorage(a, hex32(slot));
+        return v.length === 0 ? 0n : BigInt('0x' + Buffer.from(v).toString('hex'));
+      },
+      maxBytes: limits.maxBytes,
+    },
+    context,
+  );
+  let jumps = 0;
+  const hooks = tracer.prestate
+    ? { ...tracer.hooks, onStorage: (a: Uint8Array, slot: Uint8Array) => recorder.touchSlot(a, slot) }
+    : tracer.hooks;
+  const detach = attachHooks(
+    host.evm,
+    hooks,
+    (a) => state.getAccount(a)?.balance ?? 0n,
+    () => {
+      if (++jumps % JUMPS_PER_CLOCK === 0 && Date.now() > limits.deadline) throw new TraceError('CALL_TIMEOUT', 'execution timeout');
+    },
+  );
+  let r;
+  try {
+    r = await applyTransaction(host, evmBlock, state, env, tx, sender, gasAvailable, {
+      noFastPath: true,
+      ...(call ? { skipBalance: true, skipNonce: true, noBaseFee: true } : {}),
+    });
+  } finally {
+    detach();
+  }
+  if (Date.now() > limits.deadline) throw new TraceError('CALL_TIMEOUT', 'execution timeout');
+  const failed = r.status === 0;
+  const returnValue = failed && r.error !== 'revert' ? new Uint8Array(0) : r.returnValue;
+  const outcome = { gasLimit: tx.gasLimit, gasUsed: r.gasUsed, failed, returnValue, context };
+  const result = tracer.prestate
+    ? prestateResult(tracer.prestate, recorder, state, (a) =>
+        keyOf(a.codeHash) === keyOf(EMPTY_ACCOUNT.codeHash) ? new Uint8Array(0) : base.codeByHash(a.codeHash),
+      )
+    : tracer.result(outcome);
+  if (!call) foldChanges(base, state.changes());
+  return { result, gasUsed: r.gasUsed, logs: r.logs.length };
+}
+
+const hex32 = (v: bigint): Uint8Array => {
+  const out = new Uint8Array(32);
+  let x = v;
+  for (let i = 31; i >= 0; i--) {
+    out[i] = Number(x & 0xffn);
+    x >>= 8n;
+  }
+  return out;
+};
+
+/**
+ * Traces the transactions of `block` (all, or only index `only`) on `parentState` (the state after its parent).
+ * `blockHash` resolves BLOCKHASH; `hash` is the block's own hash (flatCallTracer's blockHash).
+ */
+export async function traceBlockTransactions(
+  block: Block,
+  hash: Uint8Array,
+  senders: readonly Uint8Array[],
+  parentState: StateReader,
+  config: ChainConfig,
+  blockHash: (n: bigint) => Uint8Array | undefined,
+  spec: TraceSpec,
+  limits: TraceLimits,
+  only?: number,
+): Promise<TxTrace[]> {
+  const h = block.header;
+  const fork = forkAt(config, Number(h.number), Number(h.timestamp));
+  const env = blockEnvOf(block, { config, fork, blockHash });
+  const state = new JournaledState(parentState);
+  const fast = new EvmHost(config.chainId, fork, state);
+  const fastBlock = fast.bind(state, env);
+  const tracing = new EvmHost(config.chainId, fork, state, { libraryLoop: true });
+  const out: TxTrace[] = [];
+  let gasUsed = 0n;
+  let logIndex = 0;
+  for (const [i, tx] of block.transactions.entries()) {
+    if (Date.now() > limits.deadline) throw new TraceError('CALL_TIMEOUT', 'execution timeout');
+    const sender = senders[i] as Uint8Array;
+    if (only !== undefined && i < only) {
+      const r = await applyTransaction(fast, fastBlock, state, env, tx, sender, env.gasLimit - gasUsed);
+      gasUsed += r.gasUsed;
+      logIndex += r.logs.length;
+      continue;
+    }
+    try {
+      const t = await traceOne(
+        tracing,
+        state,
+        env,
+        tx,
+        sender,
+        env.gasLimit - gasUsed,
+        spec,
+        limits,
+        { blockHash: hash, blockNumber: h.number, txHash: tx.hash, txIndex: i, logIndex },
+        false,
+      );
+      gasUsed += t.gasUsed;
+      logIndex += t.logs;
+      out.push({ txHash: tx.hash, result: t.result });
+    } catch (err) {
+      if (err instanceof TxInvalidError) {
+        out.push({ txHash: tx.hash, error: err.message });
+        continue;
+      }
+      throw err;
+    }
+    if (only !== undefined) break;
+  }
+  return out;
+}
+
+/** debug_traceCall: `req` traced on `state` (after `header`'s block) in that block's environment. */
+export async function traceCall(
+  req: CallRequest,
+  header: Header,
+  headerHash: Uint8Array,
+  state: StateReader,
+  config: ChainConfig,
+  blockHash: (n: bigint) => Uint8Array | undefined,
+  spec: TraceSpec,
+  limits: TraceLimits & { gasCap: bigint },
+  prepare?: (state: JournaledState) => void,
+): Promise<unknown> {
+  const fork = forkAt(config, Number(header.number), Number(header.timestamp));
+  const base = new JournaledState(state);
+  prepare?.(base);
+  const gas = callGas(req, { gasCap: limits.gasCap });
+  const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
+  const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
+  const host = new EvmHost(config.chainId, fork, base, { libraryLoop: true });
+  const { tx, sender } = messageOf(req, { header, config, state: base, blockHash }, gas);
+  try {
+    const t = await traceOne(
+      host,
+      base,
+      env,
+      tx,
+      sender,
+      gas,
+      spec,
+      limits,
+      { blockHash: headerHash, blockNumber: header.number, txHash: undefined, txIndex: 0, logIndex: 0 },
+      true,
+    );
+    return t.result;
+  } catch (err) {
+    if (err instanceof TxInvalidError) throw new TraceError('CALL_INVALID', err.message.replace(/^invalid transaction: /, ''));
+    throw err;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The trace_ namespace (OpenEthereum/Erigon's Parity-style traces, what Blockscout and many indexers read), served
+ * from the flatCallTracer: trace_transaction, trace_block, trace_filter, trace_replayTransaction and
+ * trace_replayBlockTransactions (the "trace" type; "vmTrace" and "stateDiff" are refused).
+ */
+import { type BlockSelector, blockNumber } from '../blockParams.ts';
+import { RpcError } from '../errors.ts';
+import { type TraceOptions } from '../interface.ts';
+import { ParamError, address, arrayOf, hash, jsonKind, required, string, uint } from '../params.ts';
+import { type MethodTable, method } from '../registry.ts';
+import { type RpcServices } from '../services.ts';
+import { bytesToHex } from '../../primitives/hex.ts';
+
+const FLAT: TraceOptions = { tracer: 'flatCallTracer', timeoutMs: 5_000, logger: {} };
+/** Most blocks one trace_filter may walk. */
+const FILTER_MAX_BLOCKS = 1_000;
+
+type FlatTrace = Record<string, unknown> & { action: Record<string, string>; result?: Record<string, string> };
+
+function traceTypes(v: unknown): string[] {
+  const types = arrayOf(string, '[]string')(v);
+  for (const t of types) {
+    if (t === 'trace') continue;
+    if (t === 'vmTrace' || t === 'stateDiff') throw new ParamError(`trace type "${t}" is not supported (only "trace")`);
+    throw new ParamError(`unknown trace type "${t}"`);
+  }
+  return types;
+}
+
+/** A replay answer: the top call's output and its traces without the block fields. */
+function replay(traces: FlatTrace[], types: string[], txHash?: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { output: traces[0]?.result?.output ?? '0x', stateDiff: null };
+  out.trace = types.includes('trace')
+    ? traces.map(({ blockHash: _h, blockNumber: _n, transactionHash: _t, transactionPosition: _p, ...rest }) => rest)
+    : [];
+  if (txHash) out.transactionHash = txHash;
+  out.vmTrace = null;
+  return out;
+}
+
+export function traceMethods(s: RpcServices): MethodTable {
+  const trace = s.deps.trace;
+  if (!trace) return {};
+  const flags = { expensive: true };
+  const ofTx = async (h: Uint8Array): Promise<FlatTrace[] | null> => {
+    const text = await trace.traceTransaction(h, FLAT);
+    return text === null ? null : (JSON.parse(text) as FlatTrace[]);
+  };
+  const ofBlock = async (blockHash: Uint8Array): Promise<{ txHash: string; result?: FlatTrace[]; error?: string }[]> =>
+    JSON.parse(await trace.traceBlock(blockHash, FLAT)) as { txHash: string; result?: FlatTrace[]; error?: string }[];
+  return {
+    trace_transaction: method([required(hash)] as const, async ([h]) => ofTx(h), flags),
+    trace_block: method(
+      [required(blockNumber)] as const,
+      async ([sel]) => {
+        const header = await s.blocks.header(sel);
+        if (header === null) return null;
+        if (header.number === 0n) return [];
+        return (await ofBlock(header.hash)).flatMap((t) => t.result ?? []);
+      },
+      flags,
+    ),
+    trace_replayTransaction: method(
+      [required(hash), required(traceTypes)] as const,
+      async ([h, types]) => {
+        const traces = await ofTx(h);
+        if (traces === null) throw new RpcError('SERVER_ERROR', 'transaction not found');
+        return replay(traces, types);
+      },
+      flags,
+    ),
+    trace_replayBlockTransactions: method(
+      [required(blockNumber), required(traceTypes)] as const,
+      async ([sel, types]) => {
+        const header = await s.blocks.header(sel);
+        if (header === null) return null;
+        if (header.number === 0n) return [];
+        return (await ofBlock(header.hash)).map((t) => replay(t.result ?? [], types, t.txHash));
+      },
+      flags,
+    ),
+    trace_filter: method(
+      [required(filterParam)] as const,
+      async ([f], ctx) => {
+        const head = s.deps.chain.head().number;
+        const from = f.fromBlock === undefined ? head : s.blocks.number(f.fromBlock);
+        const to = f.toBlock === undefined ? head : s.blocks.number(f.toBlock);
+        if (from === null || to === null) throw new RpcError('SERVER_ERROR', 'unknown block');
+        if (to < from) throw new RpcError('SERVER_ERROR', 'invalid block range params');
+        if (to - from + 1n > BigInt(FILTER_MAX_BLOCKS))
+          throw new RpcError('LIMIT_EXCEEDED', `query exceeds max block range ${FILTER_MAX_BLOCKS}`);
+        const fromSet = new Set(f.fromAddress.map(bytesToHex));
+        const toSet = new Set(f.toAddress.map(bytesToHex));
+        const out: FlatTrace[] = [];
+        let skipped = 0;
+        for (let n = from === 0n ? 1n : from; n <= to; n++) {
+          if (ctx.signal.aborted) throw new RpcError('TIMEOUT');
+          const header = await s.deps.chain.getHeaderByNumber(n);
+          if (header === null) break;
+          for (const t of await ofBlock(header.hash)) {
+            for (const tr of t.result ?? []) {
+              const a = tr.action;
+              const fromOk = fromSet.size === 0 || fromSet.has(a.from ?? a.address);
+              const toOk =
+                toSet.size === 0 || toSet.has(a.to ?? (tr.result as Record<string, string> | undefined)?.address ?? a.refundAddress);
+              if (!fromOk || !toOk) continue;
+              if (skipped < f.after) {
+                skipped++;
+                continue;
+              }
+              out.push(tr);
+              if (f.count !== undefined && out.length >= f.count) return out;
+            }
+          }
+        }
+        return out;
+      },
+      flags,
+    ),
+  };
+}
+
+interface TraceFilter {
+  fromBlock?: BlockSelector;
+  toBlock?: BlockSelector;
+  fromAddress: Uint8Array[];
+  toAddress: Uint8Array[];
+  after: number;
+  count?: number;
+}
+
+function filterParam(v: unknown): TraceFilter {
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new ParamError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type TraceFilter`);
+  const o = v as Record<string, unknown>;
+  const addrs = (x: unknown): Uint8Array[] => (x == null ? [] : Array.isArray(x) ? x.map(address) : [address(x)]);
+  // Erigon takes `after` and `count` as JSON numbers; a hex quantity is accepted too.
+  const count = (x: unknown): number => (typeof x === 'number' && Number.isSafeInteger(x) && x >= 0 ? x : uint(x));
+  const out: TraceFilter = {
+    fromAddress: addrs(o.fromAddress),
+    toAddress: addrs(o.toAddress),
+    after: o.after == null ? 0 : count(o.after),
+  };
+  if (o.fromBlock != null) out.fromBlock = blockNumber(o.fromBlock);
+  if (o.toBlock != null) out.toBlock = blockNumber(o.toBlock);
+  if (o.count != null) out.count = count(o.count);
+  return out;
+}
