@@ -67,7 +67,7 @@ export class StoreTraceView implements TraceView {
 
   private parentState(number: bigint): HistoricalState {
     if (number === 0n) throw new RpcError('SERVER_ERROR', 'genesis is not traceable');
-    return new HistoricalState(this.reader.db, Number(number - 1n));
+    return new HistoricalState(this.reader, Number(number - 1n));
   }
 
   private capped(out: string): string {
@@ -167,7 +167,7 @@ export class StoreTraceView implements TraceView {
         callRequestOf(req),
         d.block.header,
         d.hash,
-        new HistoricalState(this.reader.db, Number(at.number)),
+        new HistoricalState(this.reader, Number(at.number)),
         this.config,
         this.blockHash,
         spec,
