@@ -14,6 +14,8 @@ export type CachePlan =
       key: string;
       /** Params to forward on a miss (tags rewritten to the block the key names). */
       params: unknown;
+      /** The block height the answer needs: only an upstream holding it should be asked (issue #17 item 2). */
+      minBlock?: number;
       blockRef?: string;
       /** TTL for this result, 0 = do not store; the block hash tag for unfinalized entries. */
       accept(result: unknown): { ttlMs: number; blockHash?: string };
@@ -104,6 +106,7 @@ function planBlock(
       cls: 'finalized',
       key: `c:${method}:${canonicalJson(numbered)}`,
       params: numbered,
+      minBlock: ref.n,
       blockRef: ref.label,
       accept: (r) => ({ ttlMs: nonNull(r) ? ttl.finalizedTtlMs : 0 }),
     };
@@ -117,6 +120,7 @@ function planBlock(
     cls: 'unfinalized',
     key: `c:${method}:${canonicalJson(numbered)}@${hash}`,
     params,
+    minBlock: ref.n,
     blockRef: ref.label,
     accept: (r) => ({ ttlMs: nonNull(r) && matchesBlock(r, hash, mc.verify) ? ttl.unfinalizedTtlMs : 0, blockHash: hash }),
   };

@@ -16,6 +16,9 @@ export interface ForwardResult {
   ms: number;
 }
 
+/** An upstream's answer for a block it does not hold (geth's and the core's wording). */
+const MISSING_BLOCK = /header for hash not found|header not found|unknown block|block not found|block #?\d+ not found/i;
+
 /** A "the node already has this transaction" error: resending a transaction that made it is a success. */
 const ALREADY_KNOWN = /already known|known transaction|already imported|already exists/i;
 
@@ -55,8 +58,17 @@ export class UpstreamPool {
     return undefined;
   }
 
-  private pick(tried: Set<Upstream>): Upstream | undefined {
-    const fit = this.upstreams.filter((u) => !tried.has(u) && this.unfitReason(u) === undefined);
+  /**
+   * The least-loaded fit upstream not tried yet. With `minBlock`, one known to hold that block (its head, from its
+   * newHeads, probes and the blocks it served, is at or past it) is preferred; only when none is known to hold it are
+   * the others tried (their "not found" answer is then retried elsewhere).
+   */
+  private pick(tried: Set<Upstream>, minBlock?: number): Upstream | undefined {
+    let fit = this.upstreams.filter((u) => !tried.has(u) && this.unfitReason(u) === undefined);
+    if (minBlock !== undefined) {
+      const holding = fit.filter((u) => u.head >= minBlock);
+      if (holding.length > 0) fit = holding;
+    }
     if (fit.length === 0) return undefined;
     const start = this.rr++ % fit.length;
     let best = fit[start] as Upstream;
@@ -74,9 +86,9 @@ export class UpstreamPool {
    * Forwards one call; `deadlineMs` bounds the whole attempt sequence. Filter calls go to the upstream that holds
    * the filter (its index is in the filter id: filterIds.ts), and a filter's id is wrapped on creation.
    */
-  async forward(method: string, params: unknown, deadlineMs: number): Promise<ForwardResult> {
+  async forward(method: string, params: unknown, deadlineMs: number, minBlock?: number): Promise<ForwardResult> {
     if (FILTER_USE.has(method)) return this.forwardFilterCall(method, params, deadlineMs);
-    const fr = await this.forwardAny(method, params, deadlineMs);
+    const fr = await this.forwardAny(method, params, deadlineMs, undefined, minBlock);
     if (FILTER_CREATE.has(method) && fr.result !== undefined) {
       const index = this.upstreams.findIndex((u) => u.name === fr.upstream);
       return { ...fr, result: wrapFilterId(index, fr.result) };
@@ -99,14 +111,20 @@ export class UpstreamPool {
     }
   }
 
-  private async forwardAny(method: string, params: unknown, deadlineMs: number, only?: Upstream): Promise<ForwardResult> {
+  private async forwardAny(
+    method: string,
+    params: unknown,
+    deadlineMs: number,
+    only?: Upstream,
+    minBlock?: number,
+  ): Promise<ForwardResult> {
     const idempotent = isIdempotent(method);
     const attempts = idempotent && !only ? 1 + this.cfg.retry.attempts : 1;
     const tried = new Set<Upstream>(only ? this.upstreams.filter((u) => u !== only) : []);
     const end = this.now() + deadlineMs;
     let last: { name: string; problem: string } | undefined;
     for (let a = 0; a < attempts; a++) {
-      const u = this.pick(tried);
+      const u = this.pick(tried, minBlock);
       if (!u) break;
       tried.add(u);
       const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
@@ -140,6 +158,12 @@ export class UpstreamPool {
         continue;
       }
       u.record(true);
+      if (rpc.result !== undefined) this.learnHead(u, method, rpc.result);
+      // A call pinned to a block this upstream does not hold yet (a follower a block behind): another one may.
+      if (minBlock !== undefined && rpc.error && MISSING_BLOCK.test(rpc.error.message ?? '') && a + 1 < attempts) {
+        last = { name: u.name, problem: `block ${minBlock} not held` };
+        continue;
+      }
       if (method === 'eth_sendRawTransaction' && rpc.error && ALREADY_KNOWN.test(rpc.error.message ?? '')) {
         return { result: txHash(params), upstream: u.name, status: reply.status, ms: reply.ms };
       }
@@ -148,6 +172,17 @@ export class UpstreamPool {
         : { result: rpc.result, upstream: u.name, status: reply.status, ms: reply.ms };
     }
     throw this.unavailable(last);
+  }
+
+  /** A block (or head number) an upstream served proves its head is at least there. */
+  private learnHead(u: Upstream, method: string, result: unknown): void {
+    let n = -1;
+    if (method === 'eth_blockNumber' && typeof result === 'string') n = parseInt(result, 16);
+    else if (method === 'eth_getBlockByNumber' && result !== null && typeof result === 'object') {
+      const num = (result as { number?: unknown }).number;
+      if (typeof num === 'string') n = parseInt(num, 16);
+    }
+    if (n >= 0) u.observeHead(n, this.now());
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,7 @@ import type { HeadTracker } from '../../cache/headTracker.ts';
  * height → hash map as soon as the node announces it; the poller keeps running for safe/finalized and as the
  * fallback when the socket drops. Reconnects with a 1 s pause. Returns a stop function.
  */
-export function startNewHeadsFeed(wsUrl: string, tracker: HeadTracker, finalityDepth: number): () => void {
+export function startNewHeadsFeed(wsUrl: string, tracker: HeadTracker, finalityDepth: number, onHead?: (n: number) => void): () => void {
   let stopped = false;
   let ws: WebSocket | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -26,6 +26,8 @@ export function startNewHeadsFeed(wsUrl: string, tracker: HeadTracker, finalityD
       if (msg.method !== 'eth_subscription') return;
       const block = toBlockId(msg.params?.result);
       if (!block) return;
+      // This upstream holds this block now: calls pinned to it may go there (the pool routes by each upstream's head).
+      onHead?.(block.number);
       // safe/finalized do not come with newHeads: keep the last polled values (never ahead of this block).
       const s = tracker.state;
       const fallback = Math.max(0, block.number - finalityDepth);

@@ -108,7 +108,12 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     gateway.start();
     // newHeads from every upstream (the tracker links each head to its parent, so mixed sources are safe).
     if (config.cache.enabled && config.head.newHeads) {
-      for (const u of config.upstreams) if (u.wsUrl) stopFeeds.push(startNewHeadsFeed(u.wsUrl, gateway.tracker, config.head.finalityDepth));
+      gateway.pool.upstreams.forEach((u) => {
+        if (u.config.wsUrl)
+          stopFeeds.push(
+            startNewHeadsFeed(u.config.wsUrl, gateway.tracker, config.head.finalityDepth, (n) => u.observeHead(n, Date.now())),
+          );
+      });
     }
   }
   const hono = getRequestListener(gateway.app.fetch);

@@ -52,7 +52,7 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean)
       }
     }
     const { value, coalesced } = await deps.coalescer.run(plan.key, deps.callTimeoutMs, async () => {
-      const fr = await deps.pool.forward(call.method, plan.params, deps.callTimeoutMs);
+      const fr = await deps.pool.forward(call.method, plan.params, deps.callTimeoutMs, plan.minBlock);
       if (!fr.error) {
         const { ttlMs, blockHash } = plan.accept(fr.result);
         if (ttlMs > 0) {
