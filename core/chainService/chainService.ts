@@ -14,11 +14,12 @@ import { trustedEngine } from '../consensus/trusted.ts';
 import { XoneError } from '../errors.ts';
 import { EvmHostCache } from '../exec/evmHost.ts';
 import { BlockImporter, type ImportedBlock } from '../exec/import/blockImporter.ts';
+import { ChainImporter, type AddedBlock, type DroppedBlock } from '../exec/import/chainImporter.ts';
+import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
 import { ChainStore, type Durability, type StoreLogger } from '../store/index.ts';
 import { buildBlock, type BuiltBlock } from './produce/buildBlock.ts';
-import { unwindState } from '../state/store/history.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
 import type { SenderRecovery } from '../runtime/recovery/index.ts';
 import { pipelineSenders } from './senderPipeline.ts';
@@ -49,6 +50,27 @@ export interface HeadUpdate {
   timings: ImportedBlock['timings'];
   /** False while a follower batch is still open; the batch's last update is followed by `steady()`. */
   durable: boolean;
+  /** Total difficulty of the chain ending at this block. */
+  td: bigint;
+  /**
+   * Set on the first block of a new branch: before it became the head, the canonical chain was unwound to `ancestor`
+   * and `dropped` (lowest first) left it, in the same durable commit.
+   */
+  reorg?: { ancestor: { number: bigint; hash: Uint8Array }; dropped: DroppedBlock[] };
+}
+
+/** What the producer needs to time its next seal (Clique: in turn at the slot, out of turn after a random delay). */
+export interface SealPlan {
+  parentHash: Uint8Array;
+  parentNumber: bigint;
+  parentTimestamp: bigint;
+  /** Seconds between blocks (Clique `period`; 0 = as soon as there is work). */
+  period: number;
+  /** Whether our signer may seal the next block (authorized and not among the recent signers). */
+  canSeal: boolean;
+  inTurn: boolean;
+  /** Random wait after the slot time for an out-of-turn signer (geth's wiggle), in ms; 0 in turn. */
+  wiggleMs: number;
 }
 
 export interface ProduceRequest {
@@ -59,6 +81,8 @@ export interface ProduceRequest {
   devEdits?: DevStateEdit[];
   /** Dev chain only: header fields chosen by the user instead of the rules (anvil_setNextBlockBaseFeePerGas and kin). */
   devHeader?: DevHeaderFields;
+  /** The head the caller planned on; refused with NODE_STALE_PARENT when another block became the head meanwhile. */
+  parentHash?: Uint8Array;
 }
 
 /**
@@ -110,13 +134,16 @@ export class ChainService {
   /** Follower import's sender recovery (the chain thread's pool): the next block's senders are recovered ahead. */
   senderRecovery: SenderRecovery | undefined;
 
+  private readonly chain: ChainImporter;
+
   private constructor(
     readonly store: ChainStore,
-    private importer: BlockImporter,
+    private readonly importer: BlockImporter,
     private readonly options: ChainServiceOptions,
   ) {
     const clique = options.genesis.config.clique;
     this.engine = clique ? new CliqueEngine({ config: clique }) : trustedEngine;
+    this.chain = new ChainImporter(importer, this.engine.forkChoice);
     this.signerAddress = options.signerKey ? addressFromPrivateKey(options.signerKey) : undefined;
   }
 
@@ -141,15 +168,39 @@ export class ChainService {
     );
   }
 
-  /** Unwinds the canonical chain and its state to block `number` (reorgs, and the dev chain's evm_revert). */
+  /** Unwinds the canonical chain and its state to block `number` (the dev chain's evm_revert). */
   unwindTo(number: bigint): void {
-    this.store.unwind(Number(number), (tx) => unwindState(tx, Number(number)));
-    this.importer = ChainService.openImporter(this.store, this.options);
+    this.importer.unwindTo(Number(number));
   }
 
-  head(): { number: bigint; hash: Uint8Array; header: Header } {
+  head(): { number: bigint; hash: Uint8Array; header: Header; td: bigint } {
     const h = this.importer.headInfo;
-    return { number: h.header.number, hash: h.hash, header: h.header };
+    return { number: h.header.number, hash: h.hash, header: h.header, td: this.importer.headTd };
+  }
+
+  /** Whether the block `hash` is stored (canonical or on a side chain). */
+  hasBlock(hash: Uint8Array): boolean {
+    return this.store.getHeaderByHash(hash) !== undefined;
+  }
+
+  /** When and whether our signer should seal the next block on the current head. */
+  sealPlan(): SealPlan {
+    const head = this.importer.headInfo;
+    const clique = this.options.genesis.config.clique;
+    const plan = {
+      parentHash: head.hash,
+      parentNumber: head.header.number,
+      parentTimestamp: head.header.timestamp,
+      period: clique?.period ?? 0,
+    };
+    const signer = this.signerAddress;
+    if (!(this.engine instanceof CliqueEngine) || signer === undefined)
+      return { ...plan, canSeal: signer !== undefined, inTurn: true, wiggleMs: 0 };
+    const snap = this.engine.snapshot(head.header, this.headerReader());
+    const next = head.header.number + 1n;
+    const inTurn = snap.inTurn(next, signer);
+    const wiggleMs = inTurn ? 0 : this.engine.outOfTurnDelayMs(head.header, signer, this.headerReader());
+    return { ...plan, canSeal: snap.canSign(signer, next), inTurn, wiggleMs };
   }
 
   /** Canonical hash at `number` as the writer sees it (including an open follower batch). */
@@ -168,6 +219,25 @@ export class ChainService {
     if (this.store.durability().kind !== 'Durable')
       throw new XoneError('NODE_NOT_DURABLE', 'refusing to sign while the store is not durable');
     const parent = this.importer.headInfo;
+    if (request.parentHash !== undefined && !equalBytes(request.parentHash, parent.hash))
+      throw new XoneError(
+        'NODE_STALE_PARENT',
+        `the head moved to ${parent.header.number} before block ${bytesToHex(request.parentHash)}'s child was sealed`,
+        {
+          head: parent.header.number.toString(),
+        },
+      );
+    if (
+      this.engine instanceof CliqueEngine &&
+      !this.engine.snapshot(parent.header, this.headerReader()).canSign(this.signerAddress, parent.header.number + 1n)
+    )
+      throw new XoneError(
+        'NODE_CANNOT_SEAL',
+        `signer ${bytesToHex(this.signerAddress)} signed recently or is not a signer: block ${parent.header.number + 1n} is not ours`,
+        {
+          number: (parent.header.number + 1n).toString(),
+        },
+      );
     const t0 = performance.now();
     const c0 = cpuNow();
     const candidates = request.txs.map((t) => ({ tx: decodeTransaction(t.raw), sender: t.sender }));
@@ -238,22 +308,42 @@ export class ChainService {
       totalCpuMs: c4 - c0,
     };
     const block = sealed as Block;
-    return { head: this.update(imported, block.header, block, true), dropped: built.dropped.map((t) => t.hash), phases };
+    return {
+      head: this.update({ block, imported }, true, this.importer.headTd),
+      dropped: built.dropped.map((t) => t.hash),
+      phases,
+    };
   }
 
   /**
-   * Verifies (seal, roots, execution) and imports raw blocks in order, as a follower. With batch > 0 the blocks share
-   * one transaction; `steady()` makes them durable. Stops at the first invalid block and throws its error, after
-   * importing the blocks before it.
+   * Verifies (seal, roots, execution) and imports raw blocks in order, as a follower, on whatever stored parent each
+   * names: a block off the head is stored as a side block, and becomes the head through a reorg when the engine's fork
+   * choice prefers its chain. Returns the blocks that joined the canonical chain, in order (a reorg's first block
+   * carries what it dropped). With batch > 0 the blocks share one transaction; `steady()` makes them durable (a reorg
+   * is durable on its own). Stops at the first invalid block and throws its error, after importing the blocks before it.
    */
   async importBlocks(rlps: readonly Uint8Array[]): Promise<HeadUpdate[]> {
     const out: HeadUpdate[] = [];
+    const verifySeals = this.options.verifySeals ?? this.engine.name === 'clique';
+    const verifyHeader = verifySeals ? (h: Header, p: Header) => this.engine.verifyHeader(h, p, this.headerReader()) : undefined;
     for (const { block, senders } of pipelineSenders(rlps, this.senderRecovery)) {
-      const parent = this.importer.headInfo;
-      if (this.options.verifySeals ?? this.engine.name === 'clique')
-        this.engine.verifyHeader(block.header, parent.header, this.headerReader());
-      const imported = await this.importer.importBlock(block, senders);
-      out.push(this.update(imported, block.header, block, this.store.batch === 0));
+      const result = await this.chain.insert(block, {
+        ...(senders ? { senders } : {}),
+        ...(verifyHeader ? { verifyHeader } : {}),
+      });
+      if (result.kind === 'head') out.push(this.update(result, this.store.batch === 0, this.importer.headTd));
+      else if (result.kind === 'reorg') {
+        const { ancestor, dropped, added } = result.reorg;
+        // Everything before the reorg was made durable by it, and the reorg commits durably.
+        for (const u of out) u.durable = true;
+        const tds: bigint[] = [];
+        let td = this.importer.headTd;
+        for (let i = added.length - 1; i >= 0; i--) {
+          tds[i] = td;
+          td -= added[i].block.header.difficulty;
+        }
+        added.forEach((a, i) => out.push({ ...this.update(a, true, tds[i]), ...(i === 0 ? { reorg: { ancestor, dropped } } : {}) }));
+      }
     }
     return out;
   }
@@ -267,15 +357,16 @@ export class ChainService {
     this.store.close();
   }
 
-  private update(imported: ImportedBlock, header: Header, block: Block, durable: boolean): HeadUpdate {
+  private update({ block, imported }: AddedBlock, durable: boolean, td: bigint): HeadUpdate {
     return {
       number: imported.number,
       hash: imported.hash,
-      headerRlp: ethereumHeaderCodec.encode(header),
+      headerRlp: ethereumHeaderCodec.encode(block.header),
       txHashes: block.transactions.map((t) => t.hash),
       gasUsed: imported.gasUsed,
       timings: imported.timings,
       durable,
+      td,
     };
   }
 

@@ -54,6 +54,8 @@ export class ChainThread implements Async<ChainApi> {
   head = () => this.call('head');
   durability = () => this.call('durability');
   canonicalHash = (number: bigint) => this.call('canonicalHash', number);
+  hasBlock = (hash: Uint8Array) => this.call('hasBlock', hash);
+  sealPlan = () => this.call('sealPlan');
   produce = (request: Parameters<ChainApi['produce']>[0]) => this.call('produce', request);
   importBlocks = async (rlps: Uint8Array[]) => unpackUpdates((await this.call('importBlocks', rlps)) as unknown as PackedHeadUpdate[]);
   steady = () => this.call('steady');

@@ -4,6 +4,7 @@
  * `xone import` and conformance fixtures.
  */
 import type { Header } from '../chain/header/index.ts';
+import type { ForkChoice } from '../chain/forkChoice.ts';
 
 /** Ancestor headers the engine may need (Clique walks back to the last checkpoint to build a signer snapshot). */
 export interface HeaderReader {
@@ -17,4 +18,6 @@ export interface ConsensusEngine {
   verifyHeader(header: Header, parent: Header, chain: HeaderReader): void;
   /** The account that produced the block (Clique: the seal's signer; trusted: the coinbase). */
   author(header: Header): Uint8Array;
+  /** Which of two chains is the head (forkChoice.ts). */
+  readonly forkChoice: ForkChoice;
 }

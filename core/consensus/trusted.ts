@@ -4,6 +4,7 @@
  * verified by the import pipeline.
  */
 import type { Header } from '../chain/header/index.ts';
+import { proofOfWorkForkChoice } from '../chain/forkChoice.ts';
 import type { ConsensusEngine } from './interface.ts';
 
 export const trustedEngine: ConsensusEngine = {
@@ -14,4 +15,6 @@ export const trustedEngine: ConsensusEngine = {
   author(header: Header): Uint8Array {
     return header.coinbase;
   },
+  // The fixtures are ethash (or past the merge) chains: their own rule, whatever engine sealed them.
+  forkChoice: proofOfWorkForkChoice(),
 };

@@ -25,6 +25,7 @@ export class TxInvalidError extends XoneError<TxInvalidCode> {}
 export type BlockInvalidCode =
   | 'BLOCK_BAD_HEADER'
   | 'BLOCK_BAD_PARENT'
+  | 'BLOCK_UNKNOWN_PARENT'
   | 'BLOCK_BAD_STATE_ROOT'
   | 'BLOCK_BAD_RECEIPTS_ROOT'
   | 'BLOCK_BAD_GAS_USED'

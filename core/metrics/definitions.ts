@@ -34,6 +34,10 @@ export const METRIC_DEFINITIONS = {
   importTxs: counter('xone_import_txs_total', 'Transactions in imported blocks'),
   /** Gas used by imported blocks. */
   importGas: counter('xone_import_gas_total', 'Gas used by imported blocks'),
+  /** Reorgs: the canonical head moved to another branch (fork choice), committed durably. */
+  reorgs: counter('xone_chain_reorgs_total', 'Reorgs: the canonical head moved to another branch'),
+  /** Blocks each reorg took off the canonical chain. */
+  reorgDepth: histogram('xone_chain_reorg_depth_blocks', 'Blocks a reorg took off the canonical chain', BATCH_BUCKETS),
   /** Blocks this node sealed and committed. */
   produceBlocks: counter('xone_produce_blocks_total', 'Blocks produced (sealed and committed) by this node'),
   /** Transactions in blocks this node sealed. */

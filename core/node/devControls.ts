@@ -70,6 +70,11 @@ export class DevControls implements DevView {
     return { timestamp, ...(Object.keys(header).length > 0 ? { header } : {}) };
   }
 
+  /** Seconds the dev clock runs ahead of the wall clock (interval mining times its slots by it). */
+  get clockOffsetSeconds(): bigint {
+    return this.timeOffset;
+  }
+
   /** After a block was sealed with `settings`: one-shot settings are spent, a chosen time becomes the clock. */
   blockSealed(settings: NextBlockSettings, chosen: boolean): void {
     if (chosen || this.nextTimestamp !== undefined) this.timeOffset = settings.timestamp - nowSeconds();

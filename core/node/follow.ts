@@ -31,10 +31,11 @@ export interface FollowDeps {
   genesisHash: Uint8Array;
   chainId: bigint;
   logger: Logger;
-  /** Called for each block once it is durable, in order; `latest` is false when a later block follows at once. */
+  /**
+   * Called for each block that joined the canonical chain once it is durable, in order (a reorg's first block carries
+   * what the reorg dropped); `latest` is false when a later block follows at once.
+   */
   onDurable: (update: HeadUpdate, latest: boolean) => void;
-  /** Called after an unwind with the new head number. */
-  onUnwound: () => Promise<void>;
 }
 
 /** Lets the event loop run (timers, RPC requests) between two blocks being adopted. */
@@ -43,7 +44,8 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 /**
  * A follower importing from `peers` (their RPC base URLs). A durable batch (up to 128 blocks) is handed to the node
  * one block per event-loop turn, in the background, so adopting it (receipts for log filters, the encoding cache)
- * never holds the main loop for the whole batch, and the next batch imports meanwhile. An unwind waits for it.
+ * never holds the main loop for the whole batch, and the next batch imports meanwhile. Reorgs happen inside the chain
+ * thread (fork choice, one durable commit); their first block tells the node what left the chain.
  */
 export function createFollower(peers: readonly string[], deps: FollowDeps): Follower {
   let pending: HeadUpdate[] = [];
@@ -75,12 +77,7 @@ export function createFollower(peers: readonly string[], deps: FollowDeps): Foll
       await deps.chain.steady();
       flush();
     },
-    unwind: async (n) => {
-      pending = [];
-      await adopting;
-      await deps.chain.unwindTo(n);
-      await deps.onUnwound();
-    },
+    hasBlock: (hash) => deps.chain.hasBlock(hash),
   };
   const sources = peers.map((url) => new HttpSyncSource({ url, genesisHash: deps.genesisHash, chainId: deps.chainId }));
   return new Follower({ batch: deps.batch }, { target, sources, logger: deps.logger });

@@ -26,7 +26,7 @@ import type { ChainThread } from '../chainService/chainThread.ts';
 import { chainBatch, startChainThread } from './chainStart.ts';
 import type { NodeDeps, NodeOptions } from './options.ts';
 import { EthstatsFeed } from './ethstatsFeed.ts';
-import { Producer } from './producer.ts';
+import { Producer, type SealAttempt } from './producer.ts';
 import { DevControls, type DevNodeHandle } from './devControls.ts';
 import { DevAccounts } from '../rpcBackend/devAccounts.ts';
 import { devAccounts } from './dev/devChain.ts';
@@ -44,8 +44,14 @@ import { NodeTxPoolView } from '../rpcBackend/txPoolView.ts';
 import { ethereumHeaderCodec, headerHash } from '../chain/header/index.ts';
 import type { Follower, StoreServingSource } from '../sync/index.ts';
 import { blockServing, createFollower } from './follow.ts';
-import { forwardingTxPool } from '../rpcBackend/forwardingTxPool.ts';
+import { forwardingTxPool, sharingTxPool } from '../rpcBackend/forwardingTxPool.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
+import { bytesToHex } from '../primitives/hex.ts';
+import { decodeBlock } from '../chain/block/index.ts';
+import { rawBlock } from '../store/read/rawBlock.ts';
+import { XoneError } from '../errors.ts';
+import type { LogData } from '../rpc/encode/types.ts';
+
 import { blockMainLoopForTest } from './testHooks.ts';
 
 export class XoneNode {
@@ -114,15 +120,24 @@ export class XoneNode {
     });
 
     if (options.mine) {
-      const period = (config.clique?.period ?? 2) * 1000;
-      node.producer = new Producer(period, options.miningMode ?? 'interval', { produce: (ts) => node.produceBlock(ts), logger });
+      node.producer = new Producer(options.miningMode ?? 'interval', {
+        produce: (ts, parentHash) => (parentHash ? node.sealInSlot(parentHash) : node.produceBlock(ts)),
+        plan: () => node.planSeal(),
+        logger,
+      });
     }
     const stateView = new StoreStateView(reader);
     const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
     const evmTimeoutMs = options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs;
     const execView = new StoreExecutionView(reader, config, { timeoutMs: evmTimeoutMs });
-    // A follower hands transactions to its peers (the producer) rather than keeping them: it never seals.
-    const txpool = options.peers?.length ? forwardingTxPool(localPool, (raw) => (node.follower as Follower).submitTx(raw)) : localPool;
+    // A follower hands transactions to its peers (the signers) rather than keeping them: it never seals. A signer
+    // with peers keeps them (it may seal the next block) and shares each accepted one with its peers.
+    const follower = (): Follower => node.follower as Follower;
+    const txpool = !options.peers?.length
+      ? localPool
+      : options.mine
+        ? sharingTxPool(localPool, (raw) => follower().broadcastTx(raw))
+        : forwardingTxPool(localPool, (raw) => follower().submitTx(raw));
     const serving = blockServing({
       reader,
       chainId: config.chainId,
@@ -200,11 +215,6 @@ export class XoneNode {
         chainId: config.chainId,
         logger,
         onDurable: (update, latest) => node.adoptImported(update, latest),
-        onUnwound: async () => {
-          const h = await chain.head();
-          node.head = { header: h.header, hash: h.hash };
-          pool.onNewHead();
-        },
       });
       node.follower = follower;
       lifecycle.add('follower', () => follower.stop());
@@ -240,7 +250,7 @@ export class XoneNode {
    * Seals and commits one block from the pool, then announces it (producer only). With `devEdits` (dev chain) the block
    * carries those state edits and no transactions, so manual mining keeps its pending transactions pending.
    */
-  async produceBlock(timestamp?: bigint, devEdits?: DevStateEdit[]): Promise<void> {
+  async produceBlock(timestamp?: bigint, devEdits?: DevStateEdit[], parentHash?: Uint8Array): Promise<void> {
     const parent = this.head.header;
     const config = this.options.genesis.config;
     const settings = this.dev ? this.dev.nextBlock(parent, timestamp) : { timestamp: nextTimestamp(parent, config, timestamp) };
@@ -258,11 +268,13 @@ export class XoneNode {
       timestamp: ts,
       ...(devEdits ? { devEdits } : {}),
       ...(devHeader ? { devHeader } : {}),
+      ...(parentHash ? { parentHash } : {}),
     });
     this.dev?.blockSealed(settings, timestamp !== undefined);
     const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
     this.adopt(result.head);
+    this.follower?.noteHead({ number: result.head.number, hash: result.head.hash, td: result.head.td });
     const adopted = performance.now();
     const m = this.deps.metrics;
     m.produceBlocks.inc();
@@ -284,6 +296,29 @@ export class XoneNode {
     });
   }
 
+  /**
+   * Interval mining's next attempt on the current head: when our signer may seal it and how long to wait (the slot
+   * is `period` after the parent's timestamp, on this node's clock; out of turn adds the engine's random delay).
+   */
+  async planSeal(): Promise<SealAttempt | undefined> {
+    const plan = await this.chain.sealPlan();
+    if (!plan.canSeal) return undefined;
+    const nowMs = Date.now() + Number(this.dev?.clockOffsetSeconds ?? 0n) * 1000;
+    const slotMs = Number(plan.parentTimestamp + BigInt(plan.period)) * 1000;
+    return { delayMs: Math.max(0, slotMs - nowMs) + plan.wiggleMs, parentHash: plan.parentHash };
+  }
+
+  /** Seals the planned block on `parentHash`; a head that moved meanwhile (a peer's block won the slot) is no error. */
+  async sealInSlot(parentHash: Uint8Array): Promise<void> {
+    try {
+      await this.produceBlock(undefined, undefined, parentHash);
+    } catch (err) {
+      const code = err instanceof XoneError ? err.code : '';
+      if (code !== 'NODE_STALE_PARENT' && code !== 'NODE_CANNOT_SEAL') throw err;
+      this.deps.logger.debug('seal skipped', { reason: (err as Error).message });
+    }
+  }
+
   /** Serves a block imported from a peer once it is durable (the follower's `onDurable`), counting it as imported. */
   adoptImported(update: HeadUpdate, latest = true): void {
     const m = this.deps.metrics;
@@ -291,6 +326,8 @@ export class XoneNode {
     m.importTxs.inc(update.txHashes.length);
     m.importGas.inc(Number(update.gasUsed));
     this.adopt(update, latest);
+    // A peer's block moved our head: a signer plans its next seal on it.
+    this.producer?.onNewHead();
   }
 
   /**
@@ -299,7 +336,9 @@ export class XoneNode {
    */
   private adopt(update: HeadUpdate, prime = true): void {
     const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
+    const previous = this.head;
     this.head = { header, hash: update.hash };
+    const removedLogs = update.reorg ? this.adoptReorg(update.reorg, previous) : [];
     const t = update.timings;
     logSlowBlock(
       this.deps.logger,
@@ -330,12 +369,44 @@ export class XoneNode {
     // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
     const block = prime && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);
-    this.events.newHead(
-      headerData(header, update.hash),
-      receipts.flatMap((r) => r.logs),
-    );
+    // After a reorg the dropped blocks' logs come first, marked removed (geth's order: removed, then the new chain's).
+    this.events.newHead(headerData(header, update.hash), [...removedLogs, ...receipts.flatMap((r) => r.logs)]);
     this.serving?.announce({ number: header.number, hash: update.hash });
     this.ethstats?.onHead(update.hash);
+  }
+
+  /**
+   * The node side of a reorg the chain thread committed (the new branch's first block is being adopted): one warn
+   * line, the dropped blocks' transactions back in the pool unless the new branch holds them, and the dropped blocks'
+   * logs marked `removed: true` for subscriptions and filters. Returns those logs, lowest block first.
+   */
+  private adoptReorg(reorg: NonNullable<HeadUpdate['reorg']>, previous: ChainHead): LogData[] {
+    const m = this.deps.metrics;
+    m.reorgs.inc();
+    m.reorgDepth.observe(reorg.dropped.length);
+    this.deps.logger.warn('Reorg', {
+      ancestor: Number(reorg.ancestor.number),
+      dropped: reorg.dropped.length,
+      from: { number: Number(previous.header.number), hash: bytesToHex(previous.hash) },
+      to: { number: Number(this.head.header.number), hash: bytesToHex(this.head.hash) },
+    });
+    this.pool.onNewHead();
+    const removed: LogData[] = [];
+    for (const d of reorg.dropped) {
+      for (const r of this.chainView.getReceipts(d.hash) ?? []) for (const log of r.logs) removed.push({ ...log, removed: true });
+      const raw = this.reader.getBody(d.hash) && rawBlock(this.reader, d.hash);
+      if (!raw) continue;
+      for (const tx of decodeBlock(raw).transactions) {
+        // Mined again on the new branch: nothing to re-admit (its receipt is there).
+        if (this.reader.getTxLocation(tx.hash)) continue;
+        try {
+          this.pool.add(tx);
+        } catch {
+          // Already pending, or no longer valid on the new branch (its nonce was used there): dropped, as geth does.
+        }
+      }
+    }
+    return removed;
   }
 
   /** `/metrics` body: pool sizes are read at scrape time (they change on every add), the rest is kept current. */

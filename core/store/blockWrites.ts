@@ -1,6 +1,7 @@
 /**
  * The SQL a block commit writes, prepared once per connection: block row, canonical entry, transaction lookups, log
- * index rows, the block's senders, the head marker and the segment commit pointer. Runs inside the store's open transaction.
+ * index rows, the block's senders, the head marker and the segment commit pointer (a side block writes its block row,
+ * senders and segment pointer only). Runs inside the store's open transaction.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { ChunkedInsert } from './sqlite/chunkedInsert.ts';
@@ -19,8 +20,9 @@ export class BlockWrites {
     this.logRows = new ChunkedInsert(db, 'INSERT INTO logs (number, log_index, tx_index, address, topic0, topic1, topic2, topic3)', 8);
     this.s = {
       block: db.prepare(
-        'INSERT OR REPLACE INTO blocks (hash, number, parent_hash, header, seg, body_off, body_len, rcpt_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO blocks (hash, number, parent_hash, header, seg, body_off, body_len, rcpt_len, td) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
+      td: db.prepare<[Uint8Array | null, Uint8Array]>('UPDATE blocks SET td = coalesce(?, td) WHERE hash = ?'),
       canonical: db.prepare('INSERT INTO canonical (number, hash) VALUES (?, ?)'),
       head: db.prepare('INSERT OR REPLACE INTO heads (name, number, hash) VALUES (?, ?, ?)'),
       segment: db.prepare('INSERT OR REPLACE INTO segments (id, committed_size, last_offset) VALUES (?, ?, ?)'),
@@ -31,19 +33,14 @@ export class BlockWrites {
     };
   }
 
-  /** Writes every row of `block`, whose body and receipts records were appended as `at`. */
-  insertBlock(block: BlockRecord, at: AppendResult): void {
+  /**
+   * Writes every row of `block` as the new canonical head. `at` is where its body and receipts records were appended;
+   * undefined when the block row already points at records of the same bytes (a side block joining the chain).
+   */
+  insertBlock(block: BlockRecord, at: AppendResult | undefined): void {
     const s = this.s;
-    s.block.run(
-      block.hash,
-      block.number,
-      block.parentHash,
-      block.headerRlp,
-      at.segment,
-      at.offsets[0],
-      block.bodyRlp.length,
-      block.receiptsRlp.length,
-    );
+    if (at) this.insertBlockRow(block, at);
+    else s.td.run(tdBytes(block.td), block.hash);
     s.canonical.run(block.number, block.hash);
     const txRows = this.txRows;
     block.txHashes.forEach((h, i) => txRows.add(h, block.number, i));
@@ -54,8 +51,24 @@ export class BlockWrites {
       logRows.add(block.number, log.logIndex, log.txIndex, log.address, t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
     }
     logRows.flush();
-    if (block.senders !== undefined && block.senders.length > 0) s.senders.run(block.hash, Buffer.concat(block.senders));
     s.head.run('head', block.number, block.hash);
+  }
+
+  /** The block row of `block` (canonical or side) and the segment pointer of its records. */
+  insertBlockRow(block: BlockRecord, at: AppendResult): void {
+    const s = this.s;
+    s.block.run(
+      block.hash,
+      block.number,
+      block.parentHash,
+      block.headerRlp,
+      at.segment,
+      at.offsets[0],
+      block.bodyRlp.length,
+      block.receiptsRlp.length,
+      tdBytes(block.td),
+    );
+    if (block.senders !== undefined && block.senders.length > 0) s.senders.run(block.hash, Buffer.concat(block.senders));
     s.segment.run(at.segment, at.endSize, at.offsets[at.offsets.length - 1]);
   }
 
@@ -70,4 +83,12 @@ export class BlockWrites {
     this.s.unwindTx.run(number);
     this.s.unwindLogs.run(number);
   }
+}
+
+/** A total difficulty as minimal big-endian bytes (null when not given). */
+export function tdBytes(td: bigint | undefined): Uint8Array | null {
+  if (td === undefined) return null;
+  let hex = td.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  return Buffer.from(hex, 'hex');
 }

@@ -18,6 +18,7 @@ import { reconcile, type ReconcileReport } from './reconcile.ts';
 import { SEGMENTS_DIR } from './segment/segmentFiles.ts';
 import { SegmentReader } from './segment/segmentReader.ts';
 import { SegmentWriter, type WriterMark, type WriterStats } from './segment/segmentWriter.ts';
+import { SideBlocks } from './sideBlocks.ts';
 import { openWriterDatabase, prepareDatadir } from './sqlite/openDatabase.ts';
 import type { BlockRecord, Durability, HeadName } from './types.ts';
 import { validateBlockRecord } from './validateBlock.ts';
@@ -56,6 +57,9 @@ export class ChainStore extends ChainReader {
   private readonly writes: BlockWrites;
   /** What write callbacks receive: the connection, opaque outside the SQL folders. */
   private readonly tx: StoreTransaction;
+  private readonly sides: SideBlocks;
+  /** True while `reorg` holds its transaction open: nothing commits it but the reorg itself. */
+  private holding = false;
   private pending = 0;
   private batchMark: WriterMark | undefined;
   private commits = 0;
@@ -73,6 +77,7 @@ export class ChainStore extends ChainReader {
     super(db, new SegmentReader(join(options.datadir, SEGMENTS_DIR)), options.readDeadlineMs);
     this.writes = new BlockWrites(db);
     this.tx = transactionHandle(db);
+    this.sides = new SideBlocks(db);
     this.reconcileReport = report;
   }
 
@@ -136,18 +141,72 @@ export class ChainStore extends ChainReader {
     const mark = this.writer.mark();
     try {
       this.requireExtendsHead(block);
-      const at = this.writer.append([block.bodyRlp, block.receiptsRlp]);
-      this.writes.insertBlock(block, at);
+      // A side block joining the chain already has its records (same hash: same body; receipts of the same execution).
+      const stored = this.blockRow(block.hash);
+      const reuse = stored !== undefined && stored.body_len === block.bodyRlp.length && stored.rcpt_len === block.receiptsRlp.length;
+      this.writes.insertBlock(block, reuse ? undefined : this.writer.append([block.bodyRlp, block.receiptsRlp]));
+      if (stored !== undefined) this.sides.remove(block.number, block.hash);
+      this.sides.prune(block.number, this.bounds);
       extra?.(this.tx);
       this.db.exec('RELEASE block');
     } catch (err) {
       this.undoBlock(mark);
       throw toWriteError(err, `block ${block.number}`);
     }
+    this.accepted();
+  }
+
+  /**
+   * Stores `block` off the canonical chain (a side chain: a valid block whose parent is stored but is not the head,
+   * or that lost fork choice): body and receipts records, the block row and its `side_blocks` entry, with `extra`
+   * (its senders) in the same savepoint. Durable on the same terms as `putBlock`. The head does not move. Refused
+   * when the parent is not stored, the block is already stored, or it lies more than `maxSideDepth` below the head.
+   */
+  putSideBlock(block: BlockRecord, extra?: ExtraWrites): void {
+    this.assertOpen();
+    validateBlockRecord(block);
+    try {
+      this.beginIfNeeded();
+      this.db.exec('SAVEPOINT block');
+    } catch (err) {
+      if (this.pending === 0 && this.db.inTransaction && !this.holding) this.db.exec('ROLLBACK');
+      throw toWriteError(err, `side block ${block.number}`);
+    }
+    const mark = this.writer.mark();
+    try {
+      this.requireSideParent(block);
+      this.writes.insertBlockRow(block, this.writer.append([block.bodyRlp, block.receiptsRlp]));
+      this.sides.add(block.number, block.hash);
+      extra?.(this.tx);
+      this.sides.prune(this.getHead('head')?.number ?? 0, this.bounds);
+      this.db.exec('RELEASE block');
+    } catch (err) {
+      this.undoBlock(mark);
+      throw toWriteError(err, `side block ${block.number}`);
+    }
+    this.accepted();
+  }
+
+  /** Side-chain blocks stored with no stored child (fork-choice candidates), highest first. */
+  sideTips(): { number: number; hash: Uint8Array }[] {
+    return this.sides.tips();
+  }
+
+  /** The side-chain bounds (`maxSideBlocks`, `maxSideDepth`). */
+  get sideBounds(): { maxBlocks: number; maxDepth: number } {
+    return { maxBlocks: this.options.maxSideBlocks, maxDepth: this.options.maxSideDepth };
+  }
+
+  private get bounds(): { maxBlocks: number; maxDepth: number } {
+    return this.sideBounds;
+  }
+
+  /** Bookkeeping after a block's savepoint was released. */
+  private accepted(): void {
     for (const h of this.hooks) h.blockAccepted();
     this.pending++;
     this.blocks++;
-    if (this.pending >= Math.max(1, this.options.batch)) this.steady();
+    if (!this.holding && this.pending >= Math.max(1, this.options.batch)) this.steady();
     else this.emitDurability();
   }
 
@@ -160,10 +219,13 @@ export class ChainStore extends ChainReader {
     };
   }
 
-  /** Makes the open batch durable: one sync of the segment files written, then one COMMIT. No-op when durable. */
+  /**
+   * Makes the open batch durable: one sync of the segment files written, then one COMMIT. No-op when durable, and
+   * inside `reorg` (whose own commit ends the transaction: a reorg is never made durable half way).
+   */
   steady(): void {
     this.assertOpen();
-    if (!this.db.inTransaction) return;
+    if (!this.db.inTransaction || this.holding) return;
     try {
       for (const h of this.hooks) h.beforeCommit(this.tx);
       this.writer.sync();
@@ -187,6 +249,57 @@ export class ChainStore extends ChainReader {
   unwind(number: number, extra?: ExtraWrites): number {
     this.assertOpen();
     this.steady();
+    const { head, target } = this.unwindTarget(number);
+    this.runDurable(`unwind to ${number}`, () => {
+      this.unwindRows(number, target);
+      extra?.(this.tx);
+    });
+    return head.number - number;
+  }
+
+  /**
+   * A reorg in one durable transaction: the open batch is made durable first; then the canonical chain above
+   * `ancestor` leaves it (those blocks become side blocks; lookups and logs above it go), `unwindExtra` runs (state
+   * change sets), and `apply` writes the new branch with `putBlock` (a savepoint each, never committed on its own).
+   * One segment sync and one COMMIT end it, so a crash at any point leaves the old head or the new one, never a mix.
+   * If `apply` (or the commit) throws, the whole transaction is rolled back, the new segment bytes are cut and the
+   * error is rethrown: the old head stays, durably.
+   */
+  async reorg<T>(ancestor: number, unwindExtra: ExtraWrites | undefined, apply: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    if (this.holding) throw new StoreError('STORE_BAD_BLOCK', 'a reorg is already in progress');
+    this.steady();
+    const { target } = this.unwindTarget(ancestor);
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      throw toWriteError(err, `reorg to ${ancestor}`);
+    }
+    this.batchMark = this.writer.mark();
+    this.holding = true;
+    let result: T;
+    try {
+      this.unwindRows(ancestor, target);
+      unwindExtra?.(this.tx);
+      result = await apply();
+    } catch (err) {
+      this.holding = false;
+      this.abortBatch();
+      this.emitDurability();
+      // The caller's own error (an invalid block of the new branch) passes through unchanged.
+      throw err;
+    }
+    this.holding = false;
+    this.steady();
+    return result;
+  }
+
+  /** Whether a reorg transaction is open. */
+  get reorging(): boolean {
+    return this.holding;
+  }
+
+  private unwindTarget(number: number): { head: { number: number; hash: Uint8Array }; target: Uint8Array } {
     const head = this.getHead('head');
     const target = this.getCanonicalHash(number);
     if (!head || !target || number > head.number) {
@@ -201,14 +314,17 @@ export class ChainStore extends ChainReader {
         finalized: finalized.number,
       });
     }
-    this.runDurable(`unwind to ${number}`, () => {
-      this.writes.unwindAbove(number);
-      this.writes.setHead('head', number, target);
-      const safe = this.getHead('safe');
-      if (safe && safe.number > number) this.writes.setHead('safe', number, target);
-      extra?.(this.tx);
-    });
-    return head.number - number;
+    return { head, target };
+  }
+
+  /** The index side of an unwind to `number` (whose hash is `target`), inside the open transaction. */
+  private unwindRows(number: number, target: Uint8Array): void {
+    this.sides.addCanonicalAbove(number);
+    this.writes.unwindAbove(number);
+    this.writes.setHead('head', number, target);
+    const safe = this.getHead('safe');
+    if (safe && safe.number > number) this.writes.setHead('safe', number, target);
+    this.sides.prune(number, this.bounds);
   }
 
   /** Moves the `safe` or `finalized` marker to canonical block `number` (inside the open batch if there is one). */
@@ -253,6 +369,24 @@ export class ChainStore extends ChainReader {
     this.batchMark = this.writer.mark();
   }
 
+  private requireSideParent(block: BlockRecord): void {
+    const parent = this.blockRow(block.parentHash);
+    if (!parent || parent.number !== block.number - 1)
+      throw new StoreError('STORE_BAD_BLOCK', `side block ${block.number}: its parent is not stored`, { number: block.number });
+    if (this.blockRow(block.hash))
+      throw new StoreError('STORE_BAD_BLOCK', `side block ${block.number} is already stored`, { number: block.number });
+    const head = this.getHead('head');
+    if (head && block.number < head.number - this.options.maxSideDepth)
+      throw new StoreError(
+        'STORE_BAD_BLOCK',
+        `side block ${block.number} is more than ${this.options.maxSideDepth} blocks below the head ${head.number}`,
+        {
+          number: block.number,
+          head: head.number,
+        },
+      );
+  }
+
   private requireExtendsHead(block: BlockRecord): void {
     const head = this.getHead('head');
     if (!head) return;
@@ -264,25 +398,33 @@ export class ChainStore extends ChainReader {
     }
   }
 
-  /** Rolls the failed block back to its savepoint; a producer's transaction ends with it. Earlier blocks stay. */
+  /**
+   * Rolls the failed block back to its savepoint; a producer's transaction ends with it (not a reorg's: the reorg
+   * decides). Earlier blocks stay.
+   */
   private undoBlock(mark: WriterMark): void {
     this.writer.rollbackTo(mark);
     try {
       this.db.exec('ROLLBACK TO block');
       this.db.exec('RELEASE block');
-      if (this.pending === 0 && this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.pending === 0 && this.db.inTransaction && !this.holding) this.db.exec('ROLLBACK');
     } catch {
       // SQLite may already have rolled back the whole transaction (SQLITE_FULL does): then the batch is gone.
-      this.abortBatch();
-      this.emitDurability();
+      if (!this.holding) {
+        this.abortBatch();
+        this.emitDurability();
+      }
       return;
+    } finally {
+      this.sides.reload();
     }
-    if (this.pending === 0) this.batchMark = undefined;
+    if (this.pending === 0 && !this.holding) this.batchMark = undefined;
   }
 
   /** Abandons the whole open batch: SQLite rolls back, segment bytes of the batch are cut. */
   private abortBatch(): void {
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.sides.reload();
     for (const h of this.hooks) h.batchAborted();
     if (this.batchMark) this.writer.rollbackTo(this.batchMark);
     this.deps.logger.warn({ pending: this.pending }, 'batch aborted');

@@ -1,9 +1,11 @@
 /**
  * `xone db check`: walks every committed segment record (framing + CRC-32C) and every index row (each block points
  * at two valid records, the canonical chain links parent hashes without gaps, lookups and logs point at canonical
- * blocks, the head marker is the canonical tip). Read-only: safe to run beside a live writer.
+ * blocks, the head marker is the canonical tip, every stored block off the canonical chain is a tracked side block
+ * whose parent is stored). Read-only: safe to run beside a live writer.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { FRAME_HEADER_BYTES, frameCrcOk, readFrameHeader } from './segment/frame.ts';
 import { listSegmentIds, SEGMENTS_DIR, segmentPath } from './segment/segmentFiles.ts';
@@ -20,6 +22,8 @@ export interface CheckReport {
   blocks: number;
   canonical: { from: number | null; to: number | null; count: number };
   head: number | null;
+  /** Stored blocks off the canonical chain (side chains and unwound blocks). */
+  sideBlocks: number;
   txLookups: number;
   logs: number;
   /** First problems found (at most 50), each naming file/offset or block. */
@@ -134,6 +138,7 @@ export function checkStore(datadir: string): CheckReport {
       const n = orphan(table);
       if (n > 0) problem(`${table}: ${n} rows point at non-canonical block numbers`);
     }
+    const sideBlocks = checkSideBlocks(db, problem);
     const txLookups = db.prepare('SELECT count(*) FROM tx_lookup').pluck().get() as number;
     const logs = db.prepare('SELECT count(*) FROM logs').pluck().get() as number;
     return {
@@ -143,6 +148,7 @@ export function checkStore(datadir: string): CheckReport {
       blocks,
       canonical: { from, to: prev?.number ?? null, count },
       head: head?.number ?? null,
+      sideBlocks,
       txLookups,
       logs,
       problems,
@@ -152,4 +158,36 @@ export function checkStore(datadir: string): CheckReport {
     db.exec('COMMIT');
     store.close();
   }
+}
+
+/**
+ * Side chains (migration 4): every `side_blocks` row names a stored, non-canonical block of that height whose parent is
+ * stored, and every stored non-canonical block has a row (else the bounds could never prune it). Returns the count.
+ */
+function checkSideBlocks(db: BetterSqlite3.Database, problem: (p: string) => void): number {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'side_blocks'").get() !== undefined;
+  if (!hasTable) return 0;
+  const name = (n: number, h: Uint8Array): string => `side block ${n} ${Buffer.from(h).toString('hex').slice(0, 16)}`;
+  const rows = db
+    .prepare(
+      `SELECT s.number AS number, s.hash AS hash, b.number AS stored, c.hash AS canonical,
+              (SELECT 1 FROM blocks p WHERE p.hash = b.parent_hash) AS parent
+       FROM side_blocks s LEFT JOIN blocks b ON b.hash = s.hash LEFT JOIN canonical c ON c.number = s.number`,
+    )
+    .all() as { number: number; hash: Uint8Array; stored: number | null; canonical: Uint8Array | null; parent: number | null }[];
+  for (const r of rows) {
+    if (r.stored === null) problem(`${name(r.number, r.hash)}: has no block row`);
+    else if (r.stored !== r.number) problem(`${name(r.number, r.hash)}: block row says number ${r.stored}`);
+    else if (r.canonical && Buffer.compare(r.canonical, r.hash) === 0) problem(`${name(r.number, r.hash)}: is also canonical`);
+    else if (r.parent === null) problem(`${name(r.number, r.hash)}: its parent is not stored`);
+  }
+  const untracked = db
+    .prepare(
+      `SELECT count(*) FROM blocks b LEFT JOIN canonical c ON c.number = b.number AND c.hash = b.hash
+       WHERE c.number IS NULL AND NOT EXISTS (SELECT 1 FROM side_blocks s WHERE s.number = b.number AND s.hash = b.hash)`,
+    )
+    .pluck()
+    .get() as number;
+  if (untracked > 0) problem(`blocks: ${untracked} stored blocks are neither canonical nor tracked side blocks`);
+  return rows.length;
 }

@@ -16,6 +16,10 @@ export interface StoreOptions {
   maxSegmentBytes?: number;
   /** Default deadline of every read, in milliseconds. */
   readDeadlineMs?: number;
+  /** Most side-chain blocks kept; past it the lowest are pruned (docs/store.md, "Side chains"). */
+  maxSideBlocks?: number;
+  /** Side-chain blocks more than this many blocks below the head are pruned (and new ones refused). */
+  maxSideDepth?: number;
 }
 
 /** Defaults of `StoreOptions`. */
@@ -23,6 +27,8 @@ export const defaultStoreOptions = {
   batch: 0,
   maxSegmentBytes: 256 * 1024 * 1024,
   readDeadlineMs: 2_000,
+  maxSideBlocks: 1_024,
+  maxSideDepth: 128,
 } as const satisfies Omit<StoreOptions, 'datadir'>;
 
 /** Largest follower batch (one SAVEPOINT per block inside one transaction). */
@@ -54,6 +60,13 @@ export function resolveStoreOptions(options: StoreOptions): ResolvedStoreOptions
   const o = { ...defaultStoreOptions, ...options };
   if (!Number.isInteger(o.batch) || o.batch < 0 || o.batch > MAX_BATCH) {
     throw new StoreError('STORE_BAD_OPTIONS', `batch must be an integer 0..${MAX_BATCH}, got ${o.batch}`, { batch: o.batch });
+  }
+  for (const [name, v] of [
+    ['maxSideBlocks', o.maxSideBlocks],
+    ['maxSideDepth', o.maxSideDepth],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 1)
+      throw new StoreError('STORE_BAD_OPTIONS', `${name} must be a positive integer, got ${v}`, { [name]: v });
   }
   if (!(o.maxSegmentBytes >= 4096)) {
     throw new StoreError('STORE_BAD_OPTIONS', `maxSegmentBytes must be at least 4096, got ${o.maxSegmentBytes}`);

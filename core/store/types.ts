@@ -34,6 +34,8 @@ export interface BlockRecord {
   logs: LogIndexEntry[];
   /** The 20-byte sender of each transaction in block order, when known (kept so serving never recovers them). */
   senders?: readonly Uint8Array[];
+  /** Total difficulty (sum of difficulties from genesis), when the caller knows it. */
+  td?: bigint;
 }
 
 /** Whether everything the store accepted is durable. */

@@ -13,8 +13,7 @@ export type SyncErrorCode =
   | 'SYNC_PEER_BAD_BLOCK' // a served block failed verification (seal, parent link, roots, execution)
   | 'SYNC_PEER_UNREACHABLE' // connection refused or reset before an answer
   | 'SYNC_TX_REFUSED' // the producer refused a forwarded transaction (message is the producer's, geth style)
-  | 'SYNC_BAD_REQUEST' // a malformed request to the block-serving routes
-  | 'SYNC_UNWIND_UNSUPPORTED'; // a reorg needs an unwind the sync target cannot do
+  | 'SYNC_BAD_REQUEST'; // a malformed request to the block-serving routes
 
 /** Raised by core/sync; `meta` names the peer and the values that explain it. */
 export class SyncError extends XoneError<SyncErrorCode> {}
@@ -22,6 +21,6 @@ export class SyncError extends XoneError<SyncErrorCode> {}
 /** True when the error is the peer's fault (drop it), as opposed to a local failure or an unreachable peer. */
 export function isPeerFault(err: unknown): boolean {
   if (err instanceof SyncError)
-    return err.code !== 'SYNC_PEER_UNREACHABLE' && err.code !== 'SYNC_UNWIND_UNSUPPORTED' && err.code !== 'SYNC_TX_REFUSED';
+    return err.code !== 'SYNC_PEER_UNREACHABLE' && err.code !== 'SYNC_PEER_TIMEOUT' && err.code !== 'SYNC_TX_REFUSED';
   return false;
 }

@@ -1,11 +1,16 @@
 /**
- * The follower (`xone run --peer URL`): keeps a local chain in step with one or more peers. It fetches ranges of
- * blocks, checks their framing and links, imports them through the verifying pipeline (seal, parent, roots,
- * execution) in batches of up to `batch` blocks made durable with one `steady()` each (the store's group commit),
- * follows the head from announcements (polling `/status` while no stream is up), unwinds to the common ancestor when
- * a longer peer chain does not extend our head, and drops a peer that serves garbage, with one clear log line.
- * Nothing invalid reaches the store: a block that fails verification is never written, and the verified blocks
- * before it are kept.
+ * The follower (`xone run --peer URL`, several allowed): keeps a local chain in step with the heaviest chain any peer
+ * serves. It polls every peer's `/status` in the background and follows their head announcements; the best peer is
+ * the one whose chain weighs the most (total difficulty) above ours. From it the follower fetches ranges of blocks,
+ * checks their framing and links, and hands them to the target, which verifies everything (seal, parent, roots,
+ * execution) and applies fork choice itself: a peer chain that forks below our head is fetched from the common
+ * ancestor on, stored as a side chain, and becomes our chain inside the target (one durable reorg) once it weighs
+ * more. Batches of up to `batch` blocks are made durable with one `steady()` each (the store's group commit).
+ *
+ * A peer that serves garbage is dropped with one clear log line; one that does not answer is retried at the next
+ * poll; one that keeps claiming a heavier chain it does not deliver is dropped after `MAX_STRIKES` tries. Nothing
+ * invalid reaches the store: a block that fails verification is never written, and the verified blocks before it
+ * are kept.
  */
 import { XoneError } from '../errors.ts';
 import { silentLogger } from '../log/capturingLogger.ts';
@@ -18,8 +23,11 @@ import { SyncError, isPeerFault } from './errors.ts';
 import { resolveFollowerOptions, type FollowerOptions, type ResolvedFollowerOptions } from './options.ts';
 import { ProgressMeter, type SyncProgress } from './progress.ts';
 import type { HeadSubscription, SyncSource } from './source/interface.ts';
-import type { SyncTarget } from './target.ts';
+import type { SyncTarget, TargetHead } from './target.ts';
 import type { SyncHead } from './wire.ts';
+
+/** Tries without progress (a peer claiming more than it delivers, or timing out on `/blocks`) before a drop. */
+export const MAX_STRIKES = 3;
 
 /** Collaborators of the follower. */
 export interface FollowerDeps {
@@ -39,7 +47,10 @@ interface Peer {
   bannedUntil: number;
   sub: HeadSubscription | undefined;
   lastStatusAt: number;
+  /** A `/status` request is under way. */
+  polling: Promise<void> | undefined;
   unreachable: boolean;
+  strikes: number;
 }
 
 /** A peer as reported by `peers()`. */
@@ -54,6 +65,12 @@ function isLocalFailure(err: unknown): boolean {
   return err instanceof XoneError && (err.code.startsWith('STORE_') || err.code.startsWith('NODE_'));
 }
 
+/** Whether `peer`'s head is a chain heavier than ours (by total difficulty; by height when either side lacks it). */
+function heavier(peer: SyncHead, ours: TargetHead): boolean {
+  if (peer.td !== undefined && ours.td !== undefined) return peer.td > ours.td;
+  return peer.number > ours.number;
+}
+
 /** Follows peers into a SyncTarget. `start()` runs it in the background; `stop()` ends it after the open batch. */
 export class Follower {
   private readonly o: ResolvedFollowerOptions;
@@ -61,7 +78,7 @@ export class Follower {
   private readonly now: () => number;
   private readonly peerList: Peer[];
   private readonly meter = new ProgressMeter();
-  private head: { number: bigint; hash: Uint8Array } | undefined;
+  private head: TargetHead | undefined;
   private stopped = false;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
@@ -79,7 +96,9 @@ export class Follower {
       bannedUntil: 0,
       sub: undefined,
       lastStatusAt: -Infinity,
+      polling: undefined,
       unreachable: false,
+      strikes: 0,
     }));
   }
 
@@ -109,6 +128,17 @@ export class Follower {
     return this.peerList.map((p) => ({ id: p.source.id, head: p.head?.number, dropped: p.bannedUntil > t }));
   }
 
+  /** Peers not dropped and answering. */
+  livePeers(): number {
+    const t = this.now();
+    return this.peerList.filter((p) => p.bannedUntil <= t && p.head !== undefined).length;
+  }
+
+  /** Our head changed outside the follower (a block we sealed, a reorg): peers are compared with it from now on. */
+  noteHead(head: TargetHead): void {
+    this.head = head;
+  }
+
   /**
    * Forwards a raw transaction to the first peer that answers (eth_sendRawTransaction on a follower). A refusal
    * (SYNC_TX_REFUSED, the producer's geth text) is passed on; unreachable peers are skipped.
@@ -127,10 +157,16 @@ export class Follower {
     throw new SyncError('SYNC_PEER_UNREACHABLE', `no peer accepted the transaction${last instanceof Error ? `: ${last.message}` : ''}`);
   }
 
+  /** Hands a raw transaction to every live peer, answers ignored (a signer shares what its own pool accepted). */
+  broadcastTx(raw: Uint8Array): void {
+    const t = this.now();
+    for (const p of this.peerList) if (p.bannedUntil <= t && !p.unreachable) p.source.submitTx(raw).catch(() => {});
+  }
+
   /** One pass: refresh peers, then import until level with the best one (tests and one-shot tools). */
   async syncOnce(): Promise<void> {
     this.head ??= await this.deps.target.head();
-    await this.refresh(true);
+    await this.refresh(true, true);
     for (let peer = this.best(); peer && !this.stopped; peer = this.best()) await this.guarded(peer, () => this.syncFrom(peer as Peer));
   }
 
@@ -141,8 +177,11 @@ export class Follower {
       head: this.head.number.toString(),
       batch: this.o.batch,
     });
+    // The first round of answers before choosing a peer; later rounds run in the background (a silent peer's
+    // deadline must not hold up the others).
+    await this.refresh(true, true);
     while (!this.stopped) {
-      await this.refresh(false);
+      void this.refresh(false, false);
       const peer = this.best();
       if (peer) {
         await this.guarded(peer, () => this.syncFrom(peer));
@@ -153,30 +192,40 @@ export class Follower {
     }
   }
 
-  /** Asks `/status` of every usable peer whose last answer is older than the poll interval; (re)subscribes heads. */
-  private async refresh(force: boolean): Promise<void> {
+  /**
+   * Asks `/status` of every usable peer whose last answer is older than the poll interval and that has no request
+   * under way; (re)subscribes heads. With `wait`, resolves when those answers are in.
+   */
+  private async refresh(force: boolean, wait: boolean): Promise<void> {
     const t = this.now();
-    await Promise.all(
-      this.peerList.map(async (p) => {
-        if (p.bannedUntil > t) return;
-        if (!force && t - p.lastStatusAt < (p.sub ? this.o.idlePollMs : this.o.pollMs)) return;
-        p.lastStatusAt = t;
-        await this.guarded(p, async () => {
-          const status = await p.source.status();
-          p.head = status.head;
-          if (p.unreachable) this.log.info('Peer reachable again', { peer: p.source.id, head: status.head.number.toString() });
-          p.unreachable = false;
-          if (!p.sub && !this.stopped) this.subscribe(p);
+    const started: Promise<void>[] = [];
+    for (const p of this.peerList) {
+      if (p.bannedUntil > t || p.polling) continue;
+      if (!force && t - p.lastStatusAt < (p.sub ? this.o.idlePollMs : this.o.pollMs)) continue;
+      p.lastStatusAt = t;
+      p.polling = this.guarded(p, async () => {
+        const status = await p.source.status();
+        p.head = status.head;
+        if (p.unreachable) this.log.info('Peer reachable again', { peer: p.source.id, head: status.head.number.toString() });
+        p.unreachable = false;
+        if (!p.sub && !this.stopped) this.subscribe(p);
+        if (this.head && heavier(status.head, this.head)) this.wake?.();
+      })
+        .catch(() => {})
+        .finally(() => {
+          p.polling = undefined;
+          p.lastStatusAt = this.now();
         });
-      }),
-    );
+      started.push(p.polling);
+    }
+    if (wait) await Promise.all(started);
   }
 
   private subscribe(p: Peer): void {
     p.sub = p.source.heads(
       (h) => {
         p.head = h;
-        if (this.head && h.number > this.head.number) this.wake?.();
+        if (this.head && heavier(h, this.head)) this.wake?.();
       },
       (err) => {
         p.sub = undefined;
@@ -187,32 +236,29 @@ export class Follower {
     );
   }
 
-  /** The live peer with the highest head above ours. */
+  /** The live peer whose chain weighs the most, if it weighs more than ours. */
   private best(): Peer | undefined {
     const t = this.now();
     let best: Peer | undefined;
     for (const p of this.peerList) {
-      if (p.bannedUntil > t || !p.head || !this.head || p.head.number <= this.head.number) continue;
-      if (!best || (best.head as SyncHead).number < p.head.number) best = p;
+      if (p.bannedUntil > t || !p.head || !this.head || !heavier(p.head, this.head)) continue;
+      if (!best || heavier(p.head, best.head as SyncHead)) best = p;
     }
     return best;
   }
 
-  /** Runs `fn`; a peer fault drops the peer, an unreachable peer is noted, a local failure propagates. */
+  /** Runs `fn`; a peer fault drops the peer, an unreachable or slow peer is noted, a local failure propagates. */
   private async guarded(p: Peer, fn: () => Promise<void>): Promise<void> {
     try {
       await fn();
     } catch (err) {
       if (isPeerFault(err)) return this.drop(p, err as SyncError);
-      if (err instanceof SyncError && err.code === 'SYNC_PEER_UNREACHABLE') {
+      if (err instanceof SyncError && (err.code === 'SYNC_PEER_UNREACHABLE' || err.code === 'SYNC_PEER_TIMEOUT')) {
         if (!p.unreachable) this.log.warn('Peer unreachable', { peer: p.source.id, reason: err.message });
         p.unreachable = true;
         p.head = undefined;
-        return;
-      }
-      if (err instanceof SyncError && err.code === 'SYNC_UNWIND_UNSUPPORTED') {
-        this.log.error('Cannot follow peer: reorg needs an unwind the chain service does not support', { peer: p.source.id, ...err.meta });
-        p.bannedUntil = this.now() + this.o.banMs;
+        // A peer that answers its status but never its blocks is given up on after a few tries.
+        if (err.code === 'SYNC_PEER_TIMEOUT' && err.meta.what === 'blocks') this.strike(p, err);
         return;
       }
       this.log.error('Sync stopped', { error: err instanceof Error ? err.message : String(err) });
@@ -220,35 +266,82 @@ export class Follower {
     }
   }
 
+  private strike(p: Peer, err: SyncError): void {
+    p.strikes++;
+    if (p.strikes >= MAX_STRIKES) this.drop(p, err);
+  }
+
   private drop(p: Peer, err: SyncError): void {
     this.log.warn('Dropped peer', { peer: p.source.id, code: err.code, reason: err.message, banMs: this.o.banMs });
     p.bannedUntil = this.now() + this.o.banMs;
     p.head = undefined;
+    p.strikes = 0;
     p.sub?.close();
     p.sub = undefined;
   }
 
-  /** Imports from `peer` until level with its head, one range per request, the next range fetched during import. */
+  /**
+   * Fetches `peer`'s chain from where it leaves ours and imports it, one range per request, the next range fetched
+   * during import. A range whose first block does not link to what we have locates the fork first (the common
+   * ancestor, at most MAX_REORG_DEPTH below) and goes on from there.
+   */
   private async syncFrom(peer: Peer): Promise<void> {
+    const target = peer.head as SyncHead;
+    // Our head may have moved since the peer was chosen (a block we sealed, another peer's): compare afresh.
+    this.head = await this.deps.target.head();
+    if (!heavier(target, this.head)) return;
     const fetchRange = (from: bigint): Promise<Uint8Array[]> => {
-      const want = Number((peer.head as SyncHead).number - from + 1n);
-      const promise = peer.source.blocks(from, Math.min(this.o.requestBlocks, want));
+      const want = Number(target.number - from + 1n);
+      const promise = peer.source.blocks(from, Math.max(1, Math.min(this.o.requestBlocks, want)));
       promise.catch(() => {}); // awaited below; this only keeps an abandoned prefetch from being "unhandled"
       return promise;
     };
-    let ours = this.head as { number: bigint; hash: Uint8Array };
-    let next: Promise<Uint8Array[]> | undefined = fetchRange(ours.number + 1n);
-    while (next && !this.stopped && peer.head && ours.number < peer.head.number && peer.bannedUntil <= this.now()) {
-      const from = ours.number + 1n;
+    const ours = this.head as TargetHead;
+    // A heavier chain that is not longer forks at or below its own head: look for the fork from there.
+    let cursor: { number: bigint; hash: Uint8Array } =
+      target.number <= ours.number ? await this.forkPoint(peer, target.number, target.hash) : { number: ours.number, hash: ours.hash };
+    const headBefore = ours.hash;
+    let next: Promise<Uint8Array[]> | undefined = cursor.number < target.number ? fetchRange(cursor.number + 1n) : undefined;
+    while (next && !this.stopped && peer.bannedUntil <= this.now()) {
+      const from = cursor.number + 1n;
       const rlps = await next;
       next = undefined;
-      const refs = checkRange(peer.source.id, rlps, from, peer.head?.number);
-      if (!equalBytes(refs[0].parentHash, ours.hash)) return this.reorg(peer, refs[0]);
+      const refs = checkRange(peer.source.id, rlps, from, target.number);
+      if (!equalBytes(refs[0].parentHash, cursor.hash)) {
+        cursor = await this.forkPoint(peer, cursor.number, refs[0].parentHash);
+        next = fetchRange(cursor.number + 1n);
+        continue;
+      }
       const after = from + BigInt(rlps.length);
-      if (peer.head && after <= peer.head.number) next = fetchRange(after);
+      if (after <= target.number) next = fetchRange(after);
       await this.importRange(peer, rlps, refs);
-      ours = this.head as { number: bigint; hash: Uint8Array };
+      const last = refs[refs.length - 1];
+      cursor = { number: last.number, hash: last.hash };
     }
+    this.head = await this.deps.target.head();
+    if (equalBytes(this.head.hash, headBefore) && peer.head && heavier(peer.head, this.head)) {
+      // We hold its chain and still weigh more or as much: it claims a weight its blocks do not have.
+      this.strike(
+        peer,
+        new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${peer.source.id} claims a heavier chain than the blocks it serves`, {
+          peer: peer.source.id,
+          td: peer.head.td?.toString(),
+        }),
+      );
+    } else if (!equalBytes(this.head.hash, headBefore)) peer.strikes = 0;
+  }
+
+  /** Our newest block shared with `peer`'s chain, whose block at `height` has hash `hash`. */
+  private async forkPoint(peer: Peer, height: bigint, hash: Uint8Array): Promise<{ number: bigint; hash: Uint8Array }> {
+    const ancestor = await findCommonAncestor(peer.source, this.deps.target, height, hash);
+    const ancestorHash = (await this.deps.target.canonicalHash(ancestor)) as Uint8Array;
+    this.log.info('Peer chain forks from ours', {
+      peer: peer.source.id,
+      ancestor: ancestor.toString(),
+      ours: (this.head as TargetHead).number.toString(),
+      theirs: (peer.head as SyncHead).number.toString(),
+    });
+    return { number: ancestor, hash: ancestorHash };
   }
 
   /** Imports in chunks of `batch`, each made durable with one `steady()`. */
@@ -264,7 +357,13 @@ export class Follower {
         // The blocks before the invalid one were verified: keep them, durably.
         await target.steady();
         this.head = await target.head();
-        const bad = refs[Number(this.head.number - refs[0].number) + 1] ?? refs[i];
+        let bad = refs[i];
+        for (const r of refs.slice(i)) {
+          if (!(await target.hasBlock(r.hash))) {
+            bad = r;
+            break;
+          }
+        }
         const code = err instanceof XoneError ? err.code : 'UNKNOWN';
         throw new SyncError(
           'SYNC_PEER_BAD_BLOCK',
@@ -277,38 +376,13 @@ export class Follower {
         );
       }
       await target.steady();
-      const last = done[done.length - 1];
-      if (last) this.head = { number: last.number, hash: last.hash };
+      this.head = await target.head();
       this.meter.add(
         done.length,
         done.reduce((n, b) => n + b.txHashes.length, 0),
       );
       this.report();
     }
-  }
-
-  /**
-   * The peer's longer chain does not extend our head: find the common ancestor (ancestor.ts), unwind to it and let
-   * the loop import the peer's branch. Gives up (drops the peer) past MAX_REORG_DEPTH.
-   */
-  private async reorg(peer: Peer, first: BlockRef): Promise<void> {
-    const { target } = this.deps;
-    const id = peer.source.id;
-    const ours = this.head as { number: bigint; hash: Uint8Array };
-    const ancestor = await findCommonAncestor(peer.source, target, ours.number, first.parentHash);
-    if (!target.unwind)
-      throw new SyncError(
-        'SYNC_UNWIND_UNSUPPORTED',
-        `reorg to ancestor ${ancestor} needed (peer ${id}), but the sync target cannot unwind`,
-        {
-          peer: id,
-          ancestor: ancestor.toString(),
-          head: ours.number.toString(),
-        },
-      );
-    this.log.warn('Reorg', { peer: id, from: ours.number.toString(), to: ancestor.toString(), depth: Number(ours.number - ancestor) });
-    await target.unwind(ancestor);
-    this.head = await target.head();
   }
 
   /** Emits progress once per interval while behind or importing. */

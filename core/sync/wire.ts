@@ -18,11 +18,13 @@ export interface SyncStatus {
 export interface SyncHead {
   number: bigint;
   hash: Uint8Array;
+  /** Total difficulty of the chain ending at the head (a follower follows the heaviest peer); absent from older peers. */
+  td?: bigint;
 }
 
-/** JSON of a head. */
-export function headToJson(h: SyncHead): { number: number; hash: string } {
-  return { number: Number(h.number), hash: bytesToHex(h.hash) };
+/** JSON of a head (`td` as a 0x quantity: it may pass 2^53). */
+export function headToJson(h: SyncHead): { number: number; hash: string; td?: string } {
+  return { number: Number(h.number), hash: bytesToHex(h.hash), ...(h.td !== undefined ? { td: '0x' + h.td.toString(16) } : {}) };
 }
 
 /** JSON of a status. */
@@ -54,11 +56,18 @@ function hash32(v: unknown, what: string, peer: string): Uint8Array {
   }
 }
 
+function quantity(v: unknown, what: string, peer: string): bigint {
+  if (typeof v !== 'string' || !/^0x(0|[1-9a-f][0-9a-f]{0,63})$/.test(v)) throw bad(what, peer);
+  return BigInt(v);
+}
+
 /** Parses a head object (from `/status` or a `/heads` event). */
 export function parseHead(v: unknown, peer: string): SyncHead {
   if (typeof v !== 'object' || v === null) throw bad('head', peer);
   const o = v as Record<string, unknown>;
-  return { number: uint(o.number, 'head.number', peer), hash: hash32(o.hash, 'head.hash', peer) };
+  const head: SyncHead = { number: uint(o.number, 'head.number', peer), hash: hash32(o.hash, 'head.hash', peer) };
+  if (o.td !== undefined) head.td = quantity(o.td, 'head.td', peer);
+  return head;
 }
 
 /** Parses a `/status` answer. */

@@ -12,6 +12,7 @@ const update = (number: bigint, txs: number): HeadUpdate => ({
   gasUsed: 21_000n * BigInt(txs),
   timings: { recoverMs: 1, executeMs: 2, rootMs: 3, commitMs: 4, cpu: { recoverMs: 1, executeMs: 2, rootMs: 3, commitMs: 4 } },
   durable: false,
+  td: 0n,
 });
 
 describe('packed head updates', () => {

@@ -6,6 +6,8 @@ import { main } from '../../core/cli/main.ts';
 import { conformancePath, jsonFilesUnder, readJson } from '../support/conformance.ts';
 
 const BLOCKCHAIN_TESTS = conformancePath('ethereum-tests', 'BlockchainTests');
+/** Side chains and fork choice (issue #16): blocks on every branch, the heaviest chain's tip must be the head. */
+const FORK_STRESS = conformancePath('ethereum-tests-next', 'BlockchainTests', 'ValidBlocks', 'bcForkStressTest');
 
 /** Runs `xone blocktest` in-process (the bin's code path) and captures its output. */
 async function blocktest(...args: string[]): Promise<{ code: number; out: string }> {
@@ -46,6 +48,18 @@ describe('BlockchainTests through `xone blocktest`', () => {
       expect(code).toBe(0);
     },
   );
+
+  it('default: bcForkStressTest (London and Shanghai): side chains stored, the heaviest chain wins', { timeout: 120_000 }, async () => {
+    let expected = 0;
+    for (const file of jsonFilesUnder(FORK_STRESS))
+      for (const t of Object.values(readJson<Record<string, { network: string }>>(file)))
+        if (t.network === 'London' || t.network === 'Shanghai') expected++;
+    expect(expected).toBe(3);
+    const { code, out } = await blocktest(FORK_STRESS);
+    expect(out).not.toContain('FAIL');
+    expect(out).toMatch(new RegExp(`^${expected} passed, 0 failed$`, 'm'));
+    expect(code).toBe(0);
+  });
 
   it('error: a wrong lastblockhash is reported with both values and exit 1', async () => {
     const file = join(BLOCKCHAIN_TESTS, 'ValidBlocks', 'bcExample', 'shanghaiExample.json');

@@ -11,13 +11,13 @@ import { build } from 'esbuild';
 
 const REPO = join(import.meta.dirname, '..', '..');
 
-/** Builds the writer bundle under .xone/crash/ and returns its path. */
-export async function bundleWriter(tag: string): Promise<string> {
+/** Builds the writer bundle (`entry`, default writer.ts) under .xone/crash/ and returns its path. */
+export async function bundleWriter(tag: string, entry = 'writer.ts'): Promise<string> {
   const outDir = join(REPO, '.xone', 'crash');
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `writer-${tag}-${process.pid}.mjs`);
   await build({
-    entryPoints: [join(import.meta.dirname, 'writer.ts')],
+    entryPoints: [join(import.meta.dirname, entry)],
     outfile,
     bundle: true,
     platform: 'node',
@@ -31,7 +31,13 @@ export async function bundleWriter(tag: string): Promise<string> {
         setup(b) {
           b.onResolve({ filter: /primitives\/keccak\.ts$/ }, () => ({ path: 'noble-keccak', namespace: 'xone' }));
           b.onLoad({ filter: /.*/, namespace: 'xone' }, () => ({
-            contents: "import { keccak_256 } from '@noble/hashes/sha3.js'; export const keccak256 = (d) => keccak_256(d);",
+            contents: [
+              "import { keccak_256 } from '@noble/hashes/sha3.js';",
+              'export const keccak256 = (d) => keccak_256(d);',
+              'export const keccak256Noble = keccak256;',
+              "export const keccakBackend = 'noble';",
+              'export const KECCAK_EMPTY = keccak256(new Uint8Array(0));',
+            ].join('\n'),
             resolveDir: REPO,
             loader: 'js',
           }));

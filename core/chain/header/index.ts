@@ -4,4 +4,5 @@ export { type HeaderCodec } from './codec.ts';
 export { decodeEthereumHeaderFields, ethereumHeaderCodec, ethereumHeaderFields } from './ethereumCodec.ts';
 export { HeaderError, type HeaderErrorCode } from './errors.ts';
 export { headerHash } from './hash.ts';
+export { headerDifficulty } from './difficultyField.ts';
 export { headerFromTestJson, TestHeaderJsonError } from './testJson.ts';

@@ -9,6 +9,7 @@ import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { defaultSecp256k1, recoverAddress, type Secp256k1Backend } from '../../primitives/secp256k1/index.ts';
 import { bytesToScalar } from '../../primitives/secp256k1/types.ts';
 import { ConsensusError } from '../errors.ts';
+import { totalDifficultyForkChoice, type ForkChoice } from '../../chain/forkChoice.ts';
 import type { ConsensusEngine, HeaderReader } from '../interface.ts';
 import { buildCliqueExtra, EXTRA_SEAL, EXTRA_VANITY, parseCliqueExtra } from './extraData.ts';
 import { cliqueSealHash } from './sealHash.ts';
@@ -29,10 +30,14 @@ export interface CliqueEngineOptions {
   /** Current time in seconds (injectable for tests). */
   now?: () => number;
   secp256k1?: Secp256k1Backend;
+  /** Tie-break coin of fork choice (injectable for tests). */
+  random?: () => number;
 }
 
 export class CliqueEngine implements ConsensusEngine {
   readonly name = 'clique';
+  /** Total difficulty decides (in-turn 2, out-of-turn 1), with geth's tie-breaks. */
+  readonly forkChoice: ForkChoice;
   private readonly period: bigint;
   private readonly epoch: bigint;
   private readonly now: () => number;
@@ -46,7 +51,9 @@ export class CliqueEngine implements ConsensusEngine {
     allowedFutureSeconds = 15,
     now = () => Math.floor(Date.now() / 1000),
     secp256k1 = defaultSecp256k1(),
+    random = Math.random,
   }: CliqueEngineOptions) {
+    this.forkChoice = totalDifficultyForkChoice(random);
     this.period = BigInt(config.period);
     this.epoch = BigInt(config.epoch);
     this.now = now;

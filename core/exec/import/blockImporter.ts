@@ -9,7 +9,7 @@
  */
 import { decodeBlock, decodeBlockBody, encodeBlockBody, verifyBodyRoots, type Block } from '../../chain/block/index.ts';
 import { forkAt, type ChainConfig, type Fork } from '../../chain/forks.ts';
-import { ethereumHeaderCodec, headerHash, type Header } from '../../chain/header/index.ts';
+import { ethereumHeaderCodec, headerDifficulty, headerHash, type Header } from '../../chain/header/index.ts';
 import { encodeReceiptsForStorage } from '../../chain/receipt/index.ts';
 import { recoverSender, validateTransactionStatic, type Transaction } from '../../chain/transaction/index.ts';
 import type { GenesisAlloc } from '../../chain/genesis/index.ts';
@@ -85,9 +85,11 @@ function parentForkOf(config: ChainConfig, h: Header): Fork {
 
 /** Imports blocks on top of the store's head. One instance per store (the chain thread's writer). */
 export class BlockImporter {
-  private readonly hosts = new EvmHostCache();
+  readonly hosts = new EvmHostCache();
   private readonly computer: StateRootComputer;
   private head: ParentInfo;
+  /** Total difficulty of the head (fork choice; written with every block). */
+  private td: bigint;
 
   private constructor(
     readonly store: ChainStore,
@@ -96,7 +98,23 @@ export class BlockImporter {
     head: ParentInfo,
   ) {
     this.head = head;
+    this.td = totalDifficultyOf(store, head.hash, head.header);
     this.computer = new StateRootComputer(state.nodes, head.header.stateRoot);
+  }
+
+  /** The chain's configuration. */
+  get config(): ChainConfig {
+    return this.options.config;
+  }
+
+  /** Total difficulty of the head. */
+  get headTd(): bigint {
+    return this.td;
+  }
+
+  /** Whether the value-transfer fast path is on. */
+  get fastPath(): boolean | undefined {
+    return this.options.fastPath;
   }
 
   /** Opens on `store`, writing `genesis` (block and state) first when the store is empty; checks it otherwise. */
@@ -118,6 +136,7 @@ export class BlockImporter {
           receiptsRlp: encodeReceiptsForStorage([]),
           txHashes: [],
           logs: [],
+          td: genesis.header.difficulty,
         },
         () => {
           root.value = applyAlloc(state, allocEntries(genesis.alloc));
@@ -155,13 +174,85 @@ export class BlockImporter {
    */
   unwindTo(number: number): number {
     const removed = this.store.unwind(number, (tx) => unwindStateAndTrie(tx, this.state.nodes, number));
-    this.state.clearCache();
+    this.reopenAt(number);
+    return removed;
+  }
+
+  /**
+   * Moves the head, the open trie and the caches to canonical block `number` after the store's rows were unwound to
+   * it (inside a reorg's transaction, or after `unwind`).
+   */
+  reopenAt(number: number): void {
     const row = this.store.getHeaderByNumber(number);
     if (row === undefined) throw new XoneError('STORE_NO_HEAD', `no canonical header at ${number} after unwind`);
     const header = ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp);
-    this.head = { header, hash: row.hash, fork: parentForkOf(this.options.config, header) };
-    this.computer.reset(header.stateRoot);
-    return removed;
+    this.setHead({ header, hash: row.hash, fork: parentForkOf(this.options.config, header) });
+  }
+
+  /** Makes `head` the importer's head again (a reorg that was rolled back), with a fresh trie and caches. */
+  setHead(head: ParentInfo): void {
+    this.state.clearCache();
+    this.state.nodes.discard();
+    this.head = head;
+    this.td = totalDifficultyOf(this.store, head.hash, head.header);
+    this.computer.reset(head.header.stateRoot);
+  }
+
+  /** The stored block `hash` as a parent (header, hash, fork), or undefined when it is not stored. */
+  parentInfo(hash: Uint8Array): ParentInfo | undefined {
+    const row = this.store.getHeaderByHash(hash);
+    if (row === undefined) return undefined;
+    const header = ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp);
+    return { header, hash: row.hash, fork: parentForkOf(this.options.config, header) };
+  }
+
+  /** Total difficulty of the stored block `hash` (undefined when it is not stored). */
+  totalDifficulty(hash: Uint8Array): bigint | undefined {
+    const info = this.parentInfo(hash);
+    return info && totalDifficultyOf(this.store, hash, info.header);
+  }
+
+  /**
+   * The checks of a block that need no execution, against its parent: header rules, body roots, ommer rules and
+   * each transaction's static validity. Throws BlockInvalidError naming the first broken rule.
+   */
+  checkBlock(block: Block, parent: ParentInfo): Fork {
+    const { config } = this.options;
+    const header = block.header;
+    const fork = forkAt(config, Number(header.number), Number(header.timestamp));
+    validateHeader(header, parent, config, fork);
+    try {
+      verifyBodyRoots(block);
+    } catch (err) {
+      const e = err as XoneError;
+      throw new BlockInvalidError('BLOCK_BAD_BODY', `invalid block: ${e.message}`, { ...e.meta });
+    }
+    validateOmmers(header, block.ommers, config, (h) => this.ancestor(h));
+    block.transactions.forEach((tx, i) => {
+      try {
+        validateTransactionStatic(tx, { fork, chainId: config.chainId });
+      } catch (err) {
+        const e = err as XoneError;
+        throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: transaction ${i}: ${e.message}`, { txIndex: i, txCode: e.code });
+      }
+    });
+    return fork;
+  }
+
+  /** The senders of `block`: `given` when passed, else recovered (a failure is the block's: BLOCK_BAD_TX). */
+  async senders(block: Block, given?: Promise<Uint8Array[]> | Uint8Array[]): Promise<Uint8Array[]> {
+    let recovered: Uint8Array[];
+    try {
+      recovered = given === undefined ? await this.recover(block.transactions) : await given;
+    } catch (err) {
+      if (err instanceof BlockInvalidError) throw err;
+      const e = err as XoneError;
+      throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: sender recovery: ${e.message}`, { ...e.meta, cause: e.code });
+    }
+    if (recovered.length !== block.transactions.length) {
+      throw new XoneError('IMPORT_BAD_SENDERS', `${recovered.length} senders for ${block.transactions.length} transactions`);
+    }
+    return recovered;
   }
 
   /** Decodes and imports one block's RLP. */
@@ -192,36 +283,10 @@ export class BlockImporter {
     const { config } = this.options;
     const header = block.header;
     const parent = this.head;
-    const fork = forkAt(config, Number(header.number), Number(header.timestamp));
-    validateHeader(header, parent, config, fork);
-    try {
-      verifyBodyRoots(block);
-    } catch (err) {
-      const e = err as XoneError;
-      throw new BlockInvalidError('BLOCK_BAD_BODY', `invalid block: ${e.message}`, { ...e.meta });
-    }
-    validateOmmers(header, block.ommers, config, (h) => this.ancestor(h));
-    block.transactions.forEach((tx, i) => {
-      try {
-        validateTransactionStatic(tx, { fork, chainId: config.chainId });
-      } catch (err) {
-        const e = err as XoneError;
-        throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: transaction ${i}: ${e.message}`, { txIndex: i, txCode: e.code });
-      }
-    });
+    const fork = this.checkBlock(block, parent);
     const t0 = performance.now();
     const c0 = cpuNow();
-    let recovered: Uint8Array[];
-    try {
-      recovered = senders === undefined ? await this.recover(block.transactions) : await senders;
-    } catch (err) {
-      if (err instanceof BlockInvalidError) throw err;
-      const e = err as XoneError;
-      throw new BlockInvalidError('BLOCK_BAD_TX', `invalid block: sender recovery: ${e.message}`, { ...e.meta, cause: e.code });
-    }
-    if (recovered.length !== block.transactions.length) {
-      throw new XoneError('IMPORT_BAD_SENDERS', `${recovered.length} senders for ${block.transactions.length} transactions`);
-    }
+    const recovered = await this.senders(block, senders);
     const t1 = performance.now();
     const c1 = cpuNow();
     const hash = headerHash(header);
@@ -243,6 +308,7 @@ export class BlockImporter {
         throw mismatch('BLOCK_BAD_STATE_ROOT', 'stateRoot', bytesToHex(root), bytesToHex(header.stateRoot));
       const t3 = performance.now();
       const c3 = cpuNow();
+      const td = this.td + header.difficulty;
       writeBlock(this.store, this.state, this.options.historyBlocks, {
         block,
         hash,
@@ -250,10 +316,12 @@ export class BlockImporter {
         changes,
         roots: { root, storageRoots, encoded },
         senders: recovered,
+        td,
       });
       const t4 = performance.now();
       const c4 = cpuNow();
       this.head = { header, hash, fork };
+      this.td = td;
       return imported(block, hash, exec, {
         recoverMs: t1 - t0,
         executeMs: t2 - t1,
@@ -306,6 +374,7 @@ export class BlockImporter {
       const hash = headerHash(header);
       const t2 = performance.now();
       const c2 = cpuNow();
+      const td = this.td + header.difficulty;
       writeBlock(this.store, this.state, this.options.historyBlocks, {
         block,
         hash,
@@ -313,10 +382,12 @@ export class BlockImporter {
         changes,
         roots,
         senders,
+        td,
       });
       const t3 = performance.now();
       const c3 = cpuNow();
       this.head = { header, hash, fork };
+      this.td = td;
       return imported(block, hash, exec, {
         recoverMs: 0,
         executeMs: executed.ms,
@@ -370,4 +441,24 @@ function imported(block: Block, hash: Uint8Array, exec: BlockExecution, timings:
     fastPathTxs: exec.fastPathTxs,
     timings,
   };
+}
+
+/**
+ * Total difficulty of the stored block `hash` (its header `header`): the recorded value, else (a block stored before
+ * the store kept TD) its parent's plus its own difficulty, down to the first block with a recorded value or to
+ * genesis; canonical stretches are summed from the headers' difficulty fields.
+ */
+export function totalDifficultyOf(store: ChainStore, hash: Uint8Array, header: Header): bigint {
+  const recorded = store.getTotalDifficulty(hash);
+  if (recorded !== undefined) return recorded;
+  let sum = header.difficulty;
+  let cursor = store.getHeaderByHash(header.parentHash);
+  while (cursor !== undefined) {
+    const td = store.getTotalDifficulty(cursor.hash);
+    if (td !== undefined) return sum + td;
+    sum += headerDifficulty(cursor.headerRlp);
+    if (cursor.number === 0) return sum;
+    cursor = store.getHeaderByHash(cursor.parentHash);
+  }
+  return sum;
 }

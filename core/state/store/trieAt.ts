@@ -13,7 +13,7 @@ import { keyOf } from '../keys.ts';
 import { HistoricalState, stateRootAt, unwindState } from './history.ts';
 
 /** Reads through `base`, keeps writes in memory (`written`). */
-class OverlayNodeStore implements TrieNodeStore {
+export class OverlayNodeStore implements TrieNodeStore {
   readonly written = new MemoryNodeStore();
   readonly writes: TrieNodeWrite[] = [];
   constructor(private readonly base: TrieNodeStore) {}

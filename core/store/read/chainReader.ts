@@ -31,6 +31,8 @@ export interface BlockRow {
   body_off: number;
   body_len: number;
   rcpt_len: number;
+  /** Total difficulty, big-endian (NULL for blocks stored before migration 4). */
+  td: Uint8Array | null;
 }
 
 type Stmt = BetterSqlite3.Statement;
@@ -38,6 +40,8 @@ type Stmt = BetterSqlite3.Statement;
 /** Read access to one connection (owning or read-only). */
 export class ChainReader {
   protected readonly stmts: Record<'blockByHash' | 'canonicalHash' | 'tx' | 'head' | 'senders' | 'canonicalRange', Stmt>;
+  /** Statements over tables of later migrations, prepared on first use (a reader may open an older datadir). */
+  private readonly later = new Map<string, Stmt>();
   private readonly logStmts: LogStatements;
   private readonly logFaults: LogScanFaults;
 
@@ -163,6 +167,46 @@ export class ChainReader {
   getLogs(filter: LogFilter, limits: ReadLimits = {}): LogHit[] {
     const deadline = new Deadline(limits.budgetMs ?? this.defaultDeadlineMs, undefined, limits);
     return getLogs(this.logStmts, filter, deadline, this.logFaults);
+  }
+
+  /**
+   * Runs `read` inside one read transaction: every read in it sees the same committed snapshot, whatever the writer
+   * commits meanwhile (WAL). Nested calls share the outer snapshot. `read` must not await: the transaction ends
+   * when it returns.
+   */
+  snapshot<T>(read: () => T): T {
+    if (this.db.inTransaction) return read();
+    this.db.exec('BEGIN');
+    try {
+      return read();
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  /** Total difficulty of a stored block, when it was recorded with the block (every block since migration 4). */
+  getTotalDifficulty(hash: Uint8Array): bigint | undefined {
+    const td = this.blockRow(hash)?.td;
+    return td == null ? undefined : td.length === 0 ? 0n : BigInt('0x' + Buffer.from(td).toString('hex'));
+  }
+
+  /** Number of stored side-chain blocks (off the canonical chain). */
+  getSideBlockCount(): number {
+    return this.prepared('SELECT count(*) FROM side_blocks').get() as number;
+  }
+
+  /** Hashes of the side-chain blocks stored at height `number`. */
+  getSideBlockHashes(number: number): Uint8Array[] {
+    return (this.prepared('SELECT hash FROM side_blocks WHERE number = ?').all(number) as Uint8Array[]).map((h) => new Uint8Array(h));
+  }
+
+  private prepared(sql: string): Stmt {
+    let stmt = this.later.get(sql);
+    if (stmt === undefined) {
+      stmt = this.db.prepare(sql).pluck();
+      this.later.set(sql, stmt);
+    }
+    return stmt;
   }
 
   /** The blocks table row of `hash` (for the store and `db check`). */

@@ -10,6 +10,11 @@ export interface BlockServingSource {
   status(): SyncStatus;
   /** The consensus RLP of canonical block `number`, or undefined when unknown (or not yet durable). */
   blockRlp(number: bigint): Uint8Array | undefined;
+  /**
+   * Runs `read` on one consistent view of the chain (a `/blocks` answer is read inside it, so a reorg committed
+   * meanwhile cannot splice two branches into one range). Absent: no such guarantee is needed (a test source).
+   */
+  snapshot?<T>(read: () => T): T;
   /** Calls `cb` with each new durable head; returns the unsubscribe function. */
   subscribeHeads(cb: (head: SyncHead) => void): () => void;
   /**

@@ -48,17 +48,21 @@ export function createSyncRoutes({
     const countParam = c.req.query('count');
     const count = countParam === undefined ? maxBlocks : parseUint(countParam);
     if (count === undefined || count < 1 || count > maxBlocks) return badRequest(c, `count: expected 1-${maxBlocks}`);
-    const head = Number(source.status().head.number);
     const parts: Uint8Array[] = [];
     let bytes = 0;
-    for (let n = from; n < from + count && n <= head; n++) {
-      const rlp = source.blockRlp(BigInt(n));
-      if (rlp === undefined) break;
-      // The byte bound never cuts a block in half and never refuses the first one (a follower must progress).
-      if (parts.length > 0 && bytes + rlp.length > maxBytes) break;
-      parts.push(rlp);
-      bytes += rlp.length;
-    }
+    const read = (): void => {
+      const head = Number(source.status().head.number);
+      for (let n = from; n < from + count && n <= head; n++) {
+        const rlp = source.blockRlp(BigInt(n));
+        if (rlp === undefined) break;
+        // The byte bound never cuts a block in half and never refuses the first one (a follower must progress).
+        if (parts.length > 0 && bytes + rlp.length > maxBytes) break;
+        parts.push(rlp);
+        bytes += rlp.length;
+      }
+    };
+    if (source.snapshot) source.snapshot(read);
+    else read();
     const body = new Uint8Array(bytes);
     let at = 0;
     for (const p of parts) {

@@ -36,7 +36,9 @@ export function storeServingSource({
   const listeners = new Set<(h: SyncHead) => void>();
   const head = (): SyncHead => {
     const marker = reader.getHead('head');
-    return marker ? { number: BigInt(marker.number), hash: marker.hash } : { number: 0n, hash: genesisHash };
+    if (!marker) return { number: 0n, hash: genesisHash };
+    const td = reader.getTotalDifficulty(marker.hash);
+    return { number: BigInt(marker.number), hash: marker.hash, ...(td !== undefined ? { td } : {}) };
   };
   return {
     status: (): SyncStatus => ({ protocol: SYNC_PROTOCOL, genesisHash, chainId, head: head(), clientVersion }),
@@ -44,6 +46,7 @@ export function storeServingSource({
       const hash = reader.getCanonicalHash(Number(number));
       return hash ? rawBlock(reader, hash) : undefined;
     },
+    snapshot: (read) => reader.snapshot(read),
     subscribeHeads: (cb) => {
       listeners.add(cb);
       return () => listeners.delete(cb);

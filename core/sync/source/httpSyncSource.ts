@@ -174,6 +174,7 @@ export class HttpSyncSource implements SyncSource {
       if (signal.aborted)
         throw new SyncError('SYNC_PEER_TIMEOUT', `peer ${this.id}: no complete ${what} answer within ${timeoutMs} ms`, {
           peer: this.id,
+          what,
           timeoutMs,
         });
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
