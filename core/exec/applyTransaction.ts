@@ -37,6 +37,8 @@ export interface AppliedTx extends TxResult {
   accessList?: AccessListItem[];
   /** Whether the fast path ran. */
   fastPath: boolean;
+  /** Gas used before the refund (eth_simulateV1's maxUsedGas); equal to gasUsed when nothing was refunded. */
+  gasBeforeRefund?: bigint;
 }
 
 function invalid(
@@ -253,6 +255,7 @@ async function runEvm(
     });
     const exec = result.execResult;
     let gasUsed = exec.executionGasUsed + intrinsic;
+    const gasBeforeRefund = gasUsed;
     const refundQuotient = isForkActive(env.fork, 'London') ? 5n : 2n;
     const refund = exec.gasRefund ?? 0n;
     if (refund > 0n) {
@@ -288,6 +291,7 @@ async function runEvm(
       effectiveGasPrice: price,
       accessList,
       fastPath: false,
+      gasBeforeRefund,
     };
   } catch (err) {
     await journal.revert();

@@ -2,7 +2,7 @@
  * One @ethereumjs/evm instance per (chain, fork), reused across blocks: building an EVM sets up opcode and precompile
  * tables, so the executor keeps them and only swaps the state and block context underneath.
  */
-import { EVM, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { EVM, getActivePrecompiles, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { NobleBN254 } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import type { Fork } from '../chain/forks.ts';
@@ -39,7 +39,19 @@ export class EvmHost {
    * `libraryLoop`: keep @ethereumjs/evm's own interpreter loop, which emits a `step` event per opcode (tracing: the
    * fast loop of decision 0027 emits none).
    */
-  constructor(chainId: bigint, fork: Fork, initialState: JournaledState, { libraryLoop = false }: { libraryLoop?: boolean } = {}) {
+  constructor(
+    chainId: bigint,
+    fork: Fork,
+    initialState: JournaledState,
+    {
+      libraryLoop = false,
+      precompileMoves,
+    }: {
+      libraryLoop?: boolean;
+      /** eth_simulateV1's movePrecompileToAddress: precompile address -> where it runs instead (unprefixed hex). */
+      precompileMoves?: ReadonlyMap<string, string>;
+    } = {},
+  ) {
     this.stateManager = new EvmStateManager(initialState);
     const blockchain: EVMMockBlockchainInterface = {
       getBlock: async (n: number) => {
@@ -52,10 +64,17 @@ export class EvmHost {
     const common = commonFor(chainId, fork);
     // KECCAK256 through our hash-wasm keccak (decision 0003) instead of the library's @noble/hashes default.
     common.customCrypto.keccak256 ??= keccak256;
-    this.evm = new EVM({ common, stateManager: this.stateManager, blockchain, bn254: new NobleBN254() });
+    const customPrecompiles = precompileMoves?.size ? movedPrecompiles(common, precompileMoves) : undefined;
+    this.evm = new EVM({
+      common,
+      stateManager: this.stateManager,
+      blockchain,
+      bn254: new NobleBN254(),
+      ...(customPrecompiles ? { customPrecompiles } : {}),
+    });
     // Decision 0027: the library's loop and frame runner cost more than the opcodes on contract calls.
     if (!libraryLoop) enableFastInterpreter(this.evm);
-    this.precompiles = new Set(this.evm.precompiles.keys());
+    this.precompiles = new Set([...this.evm.precompiles].filter(([, fn]) => fn !== undefined).map(([addr]) => addr));
   }
 
   /** Points the EVM at `state` and block `env` for the next transactions. */
@@ -90,4 +109,16 @@ export class EvmHostCache {
     }
     return host;
   }
+}
+
+/** The library's custom precompiles for `moves`: each precompile added at its new address and removed from its old. */
+function movedPrecompiles(common: ReturnType<typeof commonFor>, moves: ReadonlyMap<string, string>) {
+  const active = getActivePrecompiles(common);
+  const out: ({ address: Address; function: NonNullable<ReturnType<typeof active.get>> } | { address: Address })[] = [];
+  for (const [from, to] of moves) {
+    const fn = active.get(from);
+    if (fn !== undefined) out.push({ address: new Address(Buffer.from(to, 'hex')), function: fn });
+  }
+  for (const [from] of moves) if (![...moves.values()].includes(from)) out.push({ address: new Address(Buffer.from(from, 'hex')) });
+  return out;
 }

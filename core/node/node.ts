@@ -39,6 +39,7 @@ import { ChainEvents } from '../rpcBackend/events.ts';
 import { StoreExecutionView } from '../rpcBackend/execView.ts';
 import { StoreStateView } from '../rpcBackend/stateView.ts';
 import { StoreTraceView } from '../rpcBackend/traceView.ts';
+import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
 import { pendingBlockContext, poolStateAt } from '../rpcBackend/poolContext.ts';
 import { NodeTxPoolView } from '../rpcBackend/txPoolView.ts';
 import { ethereumHeaderCodec, headerHash } from '../chain/header/index.ts';
@@ -184,6 +185,10 @@ export class XoneNode {
         trace: new StoreTraceView(reader, chainView, config, {
           maxBytes: options.rpc?.traceMaxBytes ?? defaultRpcOptions.traceMaxBytes,
           gasCap: options.rpc?.gasCap ?? defaultRpcOptions.gasCap,
+        }),
+        simulate: new StoreSimulateView(reader, config, {
+          gasCap: options.rpc?.gasCap ?? defaultRpcOptions.gasCap,
+          timeoutMs: evmTimeoutMs,
         }),
         health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
         ...(watchdog ? { shed: () => watchdog.isShedding() } : {}),

@@ -106,6 +106,90 @@ export const RPC_ERRORS = {
     httpStatus: 429,
     when: 'Rate bucket empty for the client IP (HTTP 429 + Retry-After), load shedding refuses an expensive method, or eth_getLogs range/result caps.',
   },
+  SIM_NONCE_TOO_LOW: {
+    code: -38010,
+    message: 'nonce too low',
+    httpStatus: 200,
+    when: "eth_simulateV1 (validation on): a call's nonce is below the sender's.",
+  },
+  SIM_NONCE_TOO_HIGH: {
+    code: -38011,
+    message: 'nonce too high',
+    httpStatus: 200,
+    when: "eth_simulateV1 (validation on): a call's nonce is above the sender's.",
+  },
+  SIM_BASE_FEE_TOO_LOW: {
+    code: -38012,
+    message: 'max fee per gas less than block base fee',
+    httpStatus: 200,
+    when: "eth_simulateV1 (validation on): a call's fee cap is below its block's base fee.",
+  },
+  SIM_INTRINSIC_GAS: {
+    code: -38013,
+    message: 'intrinsic gas too low',
+    httpStatus: 200,
+    when: "eth_simulateV1: a call's gas is below its intrinsic gas.",
+  },
+  SIM_INSUFFICIENT_FUNDS: {
+    code: -38014,
+    message: 'insufficient funds for gas * price + value',
+    httpStatus: 200,
+    when: "eth_simulateV1: the sender cannot pay a call's gas and value.",
+  },
+  SIM_BLOCK_GAS_LIMIT: {
+    code: -38015,
+    message: 'block gas limit reached',
+    httpStatus: 200,
+    when: "eth_simulateV1: a block's calls ask for more gas than its gas limit.",
+  },
+  SIM_BLOCK_NUMBER_ORDER: {
+    code: -38020,
+    message: 'block numbers must be in order',
+    httpStatus: 200,
+    when: "eth_simulateV1: a block number override is not above the previous block's.",
+  },
+  SIM_TIMESTAMP_ORDER: {
+    code: -38021,
+    message: 'block timestamps must be in order',
+    httpStatus: 200,
+    when: "eth_simulateV1: a time override is not above the previous block's.",
+  },
+  SIM_MOVE_TO_ITSELF: {
+    code: -38022,
+    message: 'account requested to be moved to itself',
+    httpStatus: 200,
+    when: "eth_simulateV1: movePrecompileToAddress names the precompile's own address.",
+  },
+  SIM_MOVE_TWICE: {
+    code: -38023,
+    message: 'multiple overrides moving precompiles to one address',
+    httpStatus: 200,
+    when: 'eth_simulateV1: two movePrecompileToAddress overrides name the same target.',
+  },
+  SIM_SENDER_NOT_EOA: {
+    code: -38024,
+    message: 'sender is not an EOA',
+    httpStatus: 200,
+    when: "eth_simulateV1 (validation on): a call's sender has code (EIP-3607).",
+  },
+  SIM_INITCODE_TOO_LARGE: {
+    code: -38025,
+    message: 'max initcode size exceeded',
+    httpStatus: 200,
+    when: "eth_simulateV1: a creation's init code exceeds 49,152 bytes (EIP-3860).",
+  },
+  SIM_TOO_MANY_BLOCKS: {
+    code: -38026,
+    message: 'too many blocks',
+    httpStatus: 200,
+    when: 'eth_simulateV1: more than 256 blocks (gap blocks counted).',
+  },
+  SIM_TIMEOUT: {
+    code: -32016,
+    message: 'execution timeout',
+    httpStatus: 200,
+    when: 'eth_simulateV1 ran past its time budget (`evmTimeoutMs`).',
+  },
 } as const satisfies Record<string, RpcErrorEntry>;
 
 export type RpcErrorName = keyof typeof RPC_ERRORS;

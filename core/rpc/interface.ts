@@ -15,6 +15,7 @@ import {
   type TransactionData,
   type TxLocation,
 } from './encode/types.ts';
+import type { SimulatePayload } from './simulateParams.ts';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -171,6 +172,11 @@ export interface TraceView {
   traceCall(req: CallRequest, at: HeaderData, opts: TraceOptions, overrides?: StateOverrides): Promise<string>;
 }
 
+/** eth_simulateV1; the answer is JSON text. */
+export interface SimulateView {
+  simulate(payload: SimulatePayload, at: HeaderData): Promise<string>;
+}
+
 /** The transaction pool as the RPC sees it. */
 export interface TxPoolView {
   /** Validates and adds a raw signed transaction; returns its hash or throws TXPOOL_REJECTED with geth's message. */
@@ -277,6 +283,8 @@ export interface RpcDeps {
   accounts?: AccountsView;
   /** debug_trace* and trace_*. */
   trace?: TraceView;
+  /** eth_simulateV1. */
+  simulate?: SimulateView;
   events?: RpcEventSource;
   health?: HealthSource;
   /** Load shedding: while true, methods marked expensive are refused with -32005. */

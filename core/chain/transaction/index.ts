@@ -7,7 +7,7 @@ export { TxError, type TxErrorCode } from './errors.ts';
 export { decodeTransaction, decodeTransactionFromBlockItem, encodeTransaction, encodeTransactionForBlock } from './codec.ts';
 export { signingHash, signingPayload } from './hash.ts';
 export { recoverSender, recoveryId } from './sender.ts';
-export { impersonatedTransaction, signTransaction } from './sign.ts';
+export { impersonatedTransaction, signTransaction, unsignedTransaction } from './sign.ts';
 export { intrinsicGas } from './intrinsicGas.ts';
 export { effectiveGasPrice, type FeeFields } from './effectiveGasPrice.ts';
 export { MAX_INIT_CODE_SIZE, validateTransactionStatic, type StaticValidityContext } from './validate.ts';

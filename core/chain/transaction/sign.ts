@@ -79,3 +79,11 @@ export function impersonatedTransaction(unsigned: UnsignedTransaction, sender: U
   tx.hash = keccak256(tx.raw);
   return tx;
 }
+
+/** A transaction nobody signed (v = r = s = 0), hashed over those fields: the transactions of eth_simulateV1 blocks. */
+export function unsignedTransaction(unsigned: UnsignedTransaction): Transaction {
+  const tx = normalize(unsigned);
+  tx.raw = encodeTransaction(tx);
+  tx.hash = keccak256(tx.raw);
+  return tx;
+}

@@ -5,6 +5,7 @@ import { accountMethods } from './accounts.ts';
 import { debugMethods } from './debug.ts';
 import { debugTraceMethods } from './debugTrace.ts';
 import { traceMethods } from './trace.ts';
+import { simulateMethods } from './simulate.ts';
 import { devMethods } from './dev.ts';
 import { ethMethods } from './eth.ts';
 import { netMethods } from './net.ts';
@@ -17,6 +18,7 @@ export function buildMethodTable(s: RpcServices): MethodTable {
     ...accountMethods(s),
     ...debugTraceMethods(s),
     ...traceMethods(s),
+    ...simulateMethods(s),
     ...netMethods(s),
     ...web3Methods(s),
     ...txpoolMethods(s),

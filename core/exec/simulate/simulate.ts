@@ -1,0 +1,385 @@
+/**
+ * eth_simulateV1 (execution-apis, geth's internal/ethapi/simulate.go): blocks of calls executed one after another on
+ * the state after a canonical block, each block with its overrides (number, time, gas limit, fee recipient,
+ * prevRandao, base fee) and state overrides (incl. movePrecompileToAddress), with real headers: state roots from a
+ * scratch trie, transaction and receipt roots, bloom and hash, so logs and hashes agree with geth's. `validation`
+ * turns on nonce, balance, base-fee and EOA checks; `traceTransfers` adds ERC-7528 Transfer logs for ether moved.
+ * A plain function over a StateReader plus a root computer: a state-reading job for the RPC execution pool.
+ */
+import { transactionsRoot, type Block } from '../../chain/block/index.ts';
+import { bloomUnion, logsBloom } from '../../chain/bloom.ts';
+import { forkAt, isForkActive, type ChainConfig } from '../../chain/forks.ts';
+import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, headerHash, type Header } from '../../chain/header/index.ts';
+import { receiptsRoot, type Receipt } from '../../chain/receipt/index.ts';
+import { unsignedTransaction, type Transaction } from '../../chain/transaction/index.ts';
+import { XoneError } from '../../errors.ts';
+import { EMPTY_ACCOUNT } from '../../state/account.ts';
+import type { StateReader } from '../../state/interface.ts';
+import { JournaledState } from '../../state/journaledState.ts';
+import { bytesOfKey } from '../../state/keys.ts';
+import type { StateRootComputer } from '../../state/stateRoot.ts';
+import { keccak256 } from '../../primitives/keccak.ts';
+import { applyTransaction } from '../applyTransaction.ts';
+import { blockEnvOf } from '../block/executeBlock.ts';
+import type { CallRequest } from '../call/types.ts';
+import { applyStateOverrides, type StateOverrideSet } from '../call/stateOverrides.ts';
+import { TxInvalidError } from '../errors.ts';
+import { EvmHost } from '../evmHost.ts';
+import { expectedBaseFee } from '../header/baseFee.ts';
+import { foldChanges } from '../trace/foldChanges.ts';
+import { attachHooks, type FrameEnter, type FrameExit, type LogEvent } from '../trace/hooks.ts';
+import type { Log } from '../../chain/receipt/index.ts';
+
+export interface SimBlockOverrides {
+  number?: bigint;
+  time?: bigint;
+  gasLimit?: bigint;
+  feeRecipient?: Uint8Array;
+  prevRandao?: Uint8Array;
+  baseFeePerGas?: bigint;
+}
+
+export interface SimStateOverrides {
+  set: StateOverrideSet;
+  /** precompile address (hex) -> where its code moves (hex). */
+  moves: ReadonlyMap<string, string>;
+}
+
+export interface SimBlockRequest {
+  blockOverrides?: SimBlockOverrides;
+  stateOverrides?: SimStateOverrides;
+  calls: CallRequest[];
+}
+
+export interface SimulateOptions {
+  validation: boolean;
+  traceTransfers: boolean;
+  gasCap: bigint;
+  /** Epoch ms; past it the simulation stops (-32016). */
+  deadline: number;
+}
+
+/** A call's outcome in geth's simCallResult shape (logs still without their block context). */
+export interface SimCall {
+  status: 0 | 1;
+  gasUsed: bigint;
+  /** Gas used before the refund (geth's maxUsedGas: what a gas limit must cover). */
+  maxUsedGas: bigint;
+  returnData: Uint8Array;
+  logs: Log[];
+  error?: { code: number; message: string; data?: Uint8Array };
+}
+
+export interface SimBlock {
+  header: Header;
+  hash: Uint8Array;
+  transactions: Transaction[];
+  senders: Uint8Array[];
+  calls: SimCall[];
+}
+
+/** The spec's error kinds (execution-apis eth_simulateV1; codes in core/rpc/errors.ts). */
+export type SimErrorCode =
+  | 'SIM_NONCE_TOO_LOW'
+  | 'SIM_NONCE_TOO_HIGH'
+  | 'SIM_BASE_FEE_TOO_LOW'
+  | 'SIM_INTRINSIC_GAS'
+  | 'SIM_INSUFFICIENT_FUNDS'
+  | 'SIM_BLOCK_GAS_LIMIT'
+  | 'SIM_BLOCK_NUMBER_ORDER'
+  | 'SIM_TIMESTAMP_ORDER'
+  | 'SIM_MOVE_TO_ITSELF'
+  | 'SIM_MOVE_TWICE'
+  | 'SIM_SENDER_NOT_EOA'
+  | 'SIM_INITCODE_TOO_LARGE'
+  | 'SIM_TOO_MANY_BLOCKS'
+  | 'SIM_INVALID_PARAMS'
+  | 'SIM_TIMEOUT';
+
+/** A request the spec refuses as a whole, with one of its codes. */
+export class SimulateError extends XoneError<SimErrorCode> {}
+
+/** The spec's most blocks per request. */
+export const MAX_SIMULATE_BLOCKS = 256;
+/** geth's step between block timestamps when the request sets none. */
+const TIMESTAMP_INCREMENT = 12n;
+/** ERC-7528: the pseudo-address of native ether in Transfer logs. */
+const ETHER = new Uint8Array(20).fill(0xee);
+const TRANSFER_TOPIC = keccak256(new TextEncoder().encode('Transfer(address,address,uint256)'));
+const ZERO_ADDRESS = new Uint8Array(20);
+
+const word = (v: bigint | Uint8Array): Uint8Array => {
+  const out = new Uint8Array(32);
+  if (v instanceof Uint8Array) out.set(v, 32 - v.length);
+  else {
+    let x = v;
+    for (let i = 31; i >= 0; i--) {
+      out[i] = Number(x & 0xffn);
+      x >>= 8n;
+    }
+  }
+  return out;
+};
+
+/** The spec's kind of an invalid message (geth internal/ethapi/errors.go txValidationError). */
+function invalidCode(err: TxInvalidError): SimErrorCode {
+  switch (err.code) {
+    case 'TX_NONCE_MISMATCH':
+      return BigInt(String(err.meta.actual)) < BigInt(String(err.meta.expected)) ? 'SIM_NONCE_TOO_LOW' : 'SIM_NONCE_TOO_HIGH';
+    case 'TX_FEE_CAP_TOO_LOW':
+      return 'SIM_BASE_FEE_TOO_LOW';
+    case 'TX_INTRINSIC_GAS':
+      return 'SIM_INTRINSIC_GAS';
+    case 'TX_INSUFFICIENT_FUNDS':
+      return 'SIM_INSUFFICIENT_FUNDS';
+    case 'TX_GAS_LIMIT_REACHED':
+      return 'SIM_BLOCK_GAS_LIMIT';
+    case 'TX_SENDER_NOT_EOA':
+      return 'SIM_SENDER_NOT_EOA';
+    case 'TX_INIT_CODE_TOO_LARGE':
+      return 'SIM_INITCODE_TOO_LARGE';
+    default:
+      return 'SIM_INVALID_PARAMS';
+  }
+}
+
+/** Runs the blocks of an eth_simulateV1 request on `base` (the state after `parent`). */
+export async function simulate(
+  blocks: readonly SimBlockRequest[],
+  parent: { header: Header; hash: Uint8Array },
+  base: StateReader,
+  roots: StateRootComputer,
+  config: ChainConfig,
+  canonicalHash: (n: bigint) => Uint8Array | undefined,
+  opts: SimulateOptions,
+): Promise<SimBlock[]> {
+  if (blocks.length > MAX_SIMULATE_BLOCKS)
+    throw new SimulateError('SIM_TOO_MANY_BLOCKS', `too many blocks: ${blocks.length} > ${MAX_SIMULATE_BLOCKS}`);
+  const sim = new JournaledState(base);
+  const out: SimBlock[] = [];
+  let prev = parent;
+  const hashOf = (n: bigint): Uint8Array | undefined => {
+    for (const b of out) if (b.header.number === n) return b.hash;
+    return n <= parent.header.number ? canonicalHash(n) : undefined;
+  };
+  // Numbers and times first: a gap in numbers is filled with empty blocks, as geth does.
+  const planned: { request: SimBlockRequest | undefined; number: bigint; time: bigint }[] = [];
+  let number = parent.header.number;
+  let time = parent.header.timestamp;
+  for (const b of blocks) {
+    const o = b.blockOverrides ?? {};
+    const n = o.number ?? number + 1n;
+    if (n <= number) throw new SimulateError('SIM_BLOCK_NUMBER_ORDER', `block numbers must be in order: ${n} <= ${number}`);
+    for (let gap = number + 1n; gap < n; gap++) {
+      time += TIMESTAMP_INCREMENT;
+      planned.push({ request: undefined, number: gap, time });
+    }
+    const t = o.time ?? time + TIMESTAMP_INCREMENT;
+    if (t <= time) throw new SimulateError('SIM_TIMESTAMP_ORDER', `block timestamps must be in order: ${t} <= ${time}`);
+    planned.push({ request: b, number: n, time: t });
+    number = n;
+    time = t;
+  }
+  if (planned.length > MAX_SIMULATE_BLOCKS)
+    throw new SimulateError('SIM_TOO_MANY_BLOCKS', `too many blocks: ${planned.length} > ${MAX_SIMULATE_BLOCKS}`);
+  for (const plan of planned) {
+    if (Date.now() > opts.deadline) throw new SimulateError('SIM_TIMEOUT', 'execution timeout');
+    const b = await simulateBlock(plan, prev, sim, roots, config, hashOf, opts);
+    out.push(b);
+    prev = { header: b.header, hash: b.hash };
+  }
+  return out;
+}
+
+async function simulateBlock(
+  plan: { request: SimBlockRequest | undefined; number: bigint; time: bigint },
+  parent: { header: Header; hash: Uint8Array },
+  sim: JournaledState,
+  roots: StateRootComputer,
+  config: ChainConfig,
+  hashOf: (n: bigint) => Uint8Array | undefined,
+  opts: SimulateOptions,
+): Promise<SimBlock> {
+  const o = plan.request?.blockOverrides ?? {};
+  const fork = forkAt(config, Number(plan.number), Number(plan.time));
+  const p = parent.header;
+  const parentFork = forkAt(config, Number(p.number), Number(p.timestamp));
+  const london = isForkActive(fork, 'London');
+  const baseFee = london ? (o.baseFeePerGas ?? (opts.validation ? expectedBaseFee(p, parentFork) : 0n)) : undefined;
+  const header: Header = {
+    parentHash: parent.hash,
+    ommersHash: EMPTY_OMMERS_HASH,
+    coinbase: o.feeRecipient ?? p.coinbase,
+    stateRoot: EMPTY_TRIE_ROOT,
+    transactionsRoot: EMPTY_TRIE_ROOT,
+    receiptsRoot: EMPTY_TRIE_ROOT,
+    logsBloom: EMPTY_BLOOM,
+    difficulty: p.difficulty,
+    number: plan.number,
+    gasLimit: o.gasLimit ?? p.gasLimit,
+    gasUsed: 0n,
+    timestamp: plan.time,
+    extraData: new Uint8Array(0),
+    mixHash: o.prevRandao ?? new Uint8Array(32),
+    nonce: new Uint8Array(8),
+    ...(baseFee !== undefined ? { baseFeePerGas: baseFee } : {}),
+    ...(isForkActive(fork, 'Shanghai') ? { withdrawalsRoot: EMPTY_TRIE_ROOT } : {}),
+  };
+  const state = new JournaledState({
+    getAccount: (a) => sim.getAccount(a),
+    getStorage: (a, s) => sim.getStorage(a, s),
+    getCode: (h) => sim.codeByHash(h),
+  });
+  const overrides = plan.request?.stateOverrides;
+  const moved = overrides ? movePrecompiles(overrides.moves, state) : new Map<string, string>();
+  if (overrides) applyStateOverrides(state, overrides.set);
+  const block: Block = { header, transactions: [], ommers: [], ...(header.withdrawalsRoot ? { withdrawals: [] } : {}) };
+  const env = blockEnvOf(block, { config, fork, blockHash: (n) => (n < plan.number && n + 256n >= plan.number ? hashOf(n) : undefined) });
+  const host = new EvmHost(config.chainId, fork, state, { libraryLoop: opts.traceTransfers || moved.size > 0, precompileMoves: moved });
+  const evmBlock = host.bind(state, env);
+  const calls: SimCall[] = [];
+  const txs: Transaction[] = [];
+  const senders: Uint8Array[] = [];
+  const receipts: Receipt[] = [];
+  let gasUsed = 0n;
+  for (const req of plan.request?.calls ?? []) {
+    if (Date.now() > opts.deadline) throw new SimulateError('SIM_TIMEOUT', 'execution timeout');
+    const from = req.from ?? ZERO_ADDRESS;
+    const nonce = req.nonce ?? (state.getAccount(from) ?? EMPTY_ACCOUNT).nonce;
+    const remaining = header.gasLimit - gasUsed;
+    let gas = req.gas ?? remaining;
+    if (req.gas === undefined && opts.gasCap > 0n && gas > opts.gasCap) gas = opts.gasCap;
+    if (gasUsed + gas > header.gasLimit)
+      throw new SimulateError('SIM_BLOCK_GAS_LIMIT', `block gas limit reached: ${gasUsed} >= ${header.gasLimit}`);
+    const dynamic = req.gasPrice === undefined;
+    const tx = unsignedTransaction({
+      type: dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
+      chainId: config.chainId,
+      nonce,
+      ...(dynamic
+        ? { maxFeePerGas: req.maxFeePerGas ?? 0n, maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n }
+        : { gasPrice: req.gasPrice }),
+      gasLimit: gas,
+      to: req.to,
+      value: req.value ?? 0n,
+      data: req.data ?? new Uint8Array(0),
+      accessList: req.accessList ?? [],
+    });
+    const transfers = opts.traceTransfers ? transferLogs(host) : undefined;
+    let r;
+    try {
+      r = await applyTransaction(host, evmBlock, state, env, tx, from, header.gasLimit - gasUsed, {
+        skipNonce: !opts.validation,
+        noBaseFee: !opts.validation,
+        noFastPath: opts.traceTransfers,
+      });
+    } catch (err) {
+      transfers?.detach();
+      if (err instanceof TxInvalidError) throw new SimulateError(invalidCode(err), err.message.replace(/^invalid transaction: /, ''));
+      throw err;
+    } finally {
+      transfers?.detach();
+    }
+    gasUsed += r.gasUsed;
+    const logs = transfers ? transfers.logs(r.status === 1, tx, from) : r.logs;
+    const call: SimCall = {
+      status: r.status,
+      gasUsed: r.gasUsed,
+      maxUsedGas: r.gasBeforeRefund ?? r.gasUsed,
+      returnData: r.returnValue,
+      logs,
+    };
+    if (r.status === 0) {
+      call.error =
+        r.error === 'revert'
+          ? { code: 3, message: 'execution reverted', data: r.returnValue }
+          : { code: -32015, message: r.error ?? 'execution failed' };
+      if (r.error !== 'revert') call.returnData = new Uint8Array(0);
+    }
+    calls.push(call);
+    txs.push(tx);
+    senders.push(from);
+    receipts.push({ type: tx.type, status: r.status, cumulativeGasUsed: gasUsed, logsBloom: logsBloom(r.logs), logs: r.logs });
+  }
+  const changes = state.changes();
+  const update = roots.apply(changes, (key) => state.accountByKey(key));
+  foldChanges(sim, changes);
+  for (const [key, storageRoot] of update.storageRoots) {
+    const a = sim.accountByKey(key);
+    if (a) sim.putAccount(bytesOfKey(key), { ...a, storageRoot });
+  }
+  const sealed: Header = {
+    ...header,
+    stateRoot: update.root,
+    transactionsRoot: transactionsRoot(txs),
+    receiptsRoot: receiptsRoot(receipts),
+    logsBloom: bloomUnion(receipts.map((x) => x.logsBloom)),
+    gasUsed,
+  };
+  return { header: sealed, hash: headerHash(sealed), transactions: txs, senders, calls };
+}
+
+/**
+ * movePrecompileToAddress: the precompile's code runs at the new address; the old address gets the code the
+ * override gives it (or none). Returns the moves for the EVM (old hex -> new hex). Refuses a precompile moved onto
+ * itself (-38022) and two moves to one address (-38023).
+ */
+function movePrecompiles(moves: ReadonlyMap<string, string>, state: JournaledState): Map<string, string> {
+  const out = new Map<string, string>();
+  const targets = new Set<string>();
+  for (const [from, to] of moves) {
+    if (from === to) throw new SimulateError('SIM_MOVE_TO_ITSELF', `account ${from} requested to be moved to itself`);
+    if (targets.has(to)) throw new SimulateError('SIM_MOVE_TWICE', `multiple overrides moving precompiles to ${to}`);
+    targets.add(to);
+    out.set(from.replace(/^0x/, ''), to.replace(/^0x/, ''));
+    if (state.getAccount(bytesOfKey(to.replace(/^0x/, ''))) === undefined)
+      state.putAccount(bytesOfKey(to.replace(/^0x/, '')), EMPTY_ACCOUNT);
+  }
+  return out;
+}
+
+/** ERC-7528 Transfer logs for ether moved (top call, CALL/CALLCODE/CREATE with value, SELFDESTRUCT), in order with the real logs. */
+function transferLogs(host: EvmHost): { detach(): void; logs(ok: boolean, tx: Transaction, from: Uint8Array): Log[] } {
+  const frames: Log[][] = [[]];
+  let top: Log[] = [];
+  const synthetic = (from: Uint8Array, to: Uint8Array, value: bigint): Log => ({
+    address: ETHER,
+    topics: [TRANSFER_TOPIC, word(from), word(to)],
+    data: word(value),
+  });
+  const detach = attachHooks(
+    host.evm,
+    {
+      onEnter: (f: FrameEnter) => {
+        if (f.type === 'SELFDESTRUCT') {
+          if ((f.value ?? 0n) > 0n) frames[frames.length - 1].push(synthetic(f.from, f.to ?? ZERO_ADDRESS, f.value ?? 0n));
+          frames.push([]);
+          return;
+        }
+        const moves = f.type !== 'DELEGATECALL' && f.type !== 'STATICCALL' && (f.value ?? 0n) > 0n;
+        const list: Log[] = [];
+        if (moves && f.to !== undefined) list.push(synthetic(f.from, f.to, f.value as bigint));
+        if (moves && f.to === undefined) list.push({ ...synthetic(f.from, ZERO_ADDRESS, f.value as bigint), pendingCreate: true } as Log);
+        frames.push(list);
+      },
+      onExit: (f: FrameExit) => {
+        const mine = frames.pop() ?? [];
+        for (const l of mine as (Log & { pendingCreate?: boolean })[]) {
+          if (l.pendingCreate) {
+            l.topics[2] = word(f.created ?? ZERO_ADDRESS);
+            delete l.pendingCreate;
+          }
+        }
+        if (f.error !== undefined) return;
+        if (frames.length === 1 && f.depth === 0) top = mine;
+        else frames[frames.length - 1].push(...mine);
+      },
+      onLog: (l: LogEvent) => frames[frames.length - 1].push({ address: l.address, topics: l.topics, data: l.data }),
+    },
+    () => 0n,
+  );
+  return {
+    detach,
+    logs: (ok) => (ok ? top : []),
+  };
+}

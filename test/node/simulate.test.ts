@@ -1,0 +1,207 @@
+/**
+ * eth_simulateV1 on the real dev node (`xone run --dev`): blocks of calls with block and state overrides, state carried
+ * from block to block, real headers (an empty block keeps its parent's state root), traceTransfers (ERC-7528),
+ * validation and the spec's error codes, movePrecompileToAddress, and viem's simulateCalls on top.
+ */
+import { createPublicClient, http } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevNode, type DevNode } from '../support/devNode.ts';
+import { rpc } from './support/rpcCall.ts';
+
+const C0 = '0xc000000000000000000000000000000000000000';
+const C1 = '0xc100000000000000000000000000000000000000';
+const C2 = '0xc200000000000000000000000000000000000000';
+const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+
+let node: DevNode;
+beforeAll(async () => {
+  node = await startDevNode(['--period', '1']);
+}, 90_000);
+afterAll(async () => {
+  await node?.stop();
+});
+
+const sim = async (payload: unknown, tag: unknown = 'latest') => {
+  let r = await rpc(node.url, 'eth_simulateV1', [payload, tag]);
+  for (let i = 0; i < 50 && r.error?.code === -32005; i++) {
+    await new Promise((res) => setTimeout(res, 100));
+    r = await rpc(node.url, 'eth_simulateV1', [payload, tag]);
+  }
+  return r as { result?: Record<string, unknown>[]; error?: { code: number; message: string } };
+};
+
+describe('eth_simulateV1', () => {
+  it('default: two transfers in one block, with a balance override, on top of the head', async () => {
+    const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
+    const r = await sim({
+      blockStateCalls: [
+        {
+          stateOverrides: { [C0]: { balance: '0x3e8' } },
+          calls: [
+            { from: C0, to: C1, value: '0x3e8' },
+            { from: C1, to: C2, value: '0x3e8' },
+          ],
+        },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    const [b] = r.result as Record<string, unknown>[];
+    expect(BigInt(b.number as string)).toBeGreaterThan(BigInt(head.number));
+    expect(BigInt(b.timestamp as string)).toBeGreaterThan(BigInt(head.timestamp));
+    expect(b.baseFeePerGas).toBe('0x0');
+    expect(b.gasUsed).toBe('0xa410');
+    expect((b.transactions as string[]).length).toBe(2);
+    expect(b.calls).toEqual([
+      { returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' },
+      { returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' },
+    ]);
+  });
+
+  it('behavior: an empty block keeps its parent state root; blocks chain by parentHash and carry state', async () => {
+    const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
+    const r = await sim(
+      {
+        blockStateCalls: [
+          { calls: [] },
+          { stateOverrides: { [C0]: { balance: '0x3e8' } }, calls: [{ from: C0, to: C1, value: '0x3e8' }] },
+          { calls: [{ from: C1, to: C2, value: '0x3e8' }] },
+        ],
+      },
+      head.number,
+    );
+    expect(r.error).toBeUndefined();
+    const [empty, first, second] = r.result as Record<string, string>[];
+    expect(empty.stateRoot).toBe(head.stateRoot);
+    expect(empty.parentHash).toBe(head.hash);
+    expect(first.parentHash).toBe(empty.hash);
+    expect(second.parentHash).toBe(first.hash);
+    expect((second as unknown as { calls: { status: string }[] }).calls[0].status).toBe('0x1');
+  });
+
+  it('behavior: traceTransfers adds ERC-7528 Transfer logs (not in the block bloom)', async () => {
+    const r = await sim({
+      blockStateCalls: [{ stateOverrides: { [C0]: { balance: '0x7d0' } }, calls: [{ from: C0, to: C1, value: '0x3e8' }] }],
+      traceTransfers: true,
+    });
+    const [b] = r.result as Record<string, unknown>[];
+    const [call] = b.calls as { logs: Record<string, unknown>[] }[];
+    expect(call.logs).toHaveLength(1);
+    expect(call.logs[0]).toMatchObject({
+      address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+      topics: [
+        '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+        '0x000000000000000000000000c000000000000000000000000000000000000000',
+        '0x000000000000000000000000c100000000000000000000000000000000000000',
+      ],
+      data: '0x00000000000000000000000000000000000000000000000000000000000003e8',
+      blockHash: b.hash,
+      blockTimestamp: b.timestamp,
+      logIndex: '0x0',
+      removed: false,
+    });
+    expect(b.logsBloom).toBe('0x' + '00'.repeat(256));
+  });
+
+  it('behavior: a reverting call reports status 0 with the revert data; the block goes on', async () => {
+    const reverter = '0x63deadbeef60e01b60005260046000fd';
+    const r = await sim({
+      blockStateCalls: [
+        {
+          stateOverrides: { [C2]: { code: reverter } },
+          calls: [
+            { from: C0, to: C2 },
+            { from: C0, to: C1 },
+          ],
+        },
+      ],
+    });
+    const [b] = r.result as Record<string, unknown>[];
+    const [bad, good] = b.calls as Record<string, unknown>[];
+    expect(bad.status).toBe('0x0');
+    expect(bad.error).toEqual({ code: 3, message: 'execution reverted', data: '0xdeadbeef' });
+    expect(good.status).toBe('0x1');
+  });
+
+  it('behavior: movePrecompileToAddress runs ecrecover at its new address', async () => {
+    // ecrecover of a dev-account signature: hash, v, r, s.
+    const msg = '0x' + '11'.repeat(32);
+    const sig = (await rpc(node.url, 'eth_sign', [DEV0, msg])).result as string;
+    // eth_sign signs the EIP-191 digest; recompute it the way the precompile needs it.
+    const { keccak256, concat, toBytes } = await import('viem');
+    const digest = keccak256(concat([toBytes('\x19Ethereum Signed Message:\n32'), toBytes(msg)]));
+    const input = digest + '00'.repeat(31) + sig.slice(130, 132) + sig.slice(2, 66) + sig.slice(66, 130);
+    const moved = '0x0000000000000000000000000000000000123456';
+    const r = await sim({
+      blockStateCalls: [
+        {
+          stateOverrides: { '0x0000000000000000000000000000000000000001': { movePrecompileToAddress: moved } },
+          calls: [
+            { from: C0, to: moved, data: input },
+            { from: C0, to: '0x0000000000000000000000000000000000000001', data: input },
+          ],
+        },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    const [b] = r.result as Record<string, unknown>[];
+    const [atNew, atOld] = b.calls as Record<string, string>[];
+    expect(atNew.returnData).toBe('0x000000000000000000000000' + DEV0.slice(2));
+    expect(atOld.returnData).toBe('0x');
+  });
+
+  it("error: the spec's codes for invalid requests", async () => {
+    const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
+    const codes = async (payload: unknown) => (await sim(payload)).error?.code;
+    expect(
+      await codes({
+        blockStateCalls: [
+          { stateOverrides: { [DEV0]: { nonce: '0x5' } }, calls: [{ from: DEV0, to: C1, nonce: '0x0', maxFeePerGas: '0x174876e800' }] },
+        ],
+        validation: true,
+      }),
+    ).toBe(-38010);
+    expect(
+      await codes({
+        blockStateCalls: [{ calls: [{ from: DEV0, to: C1, maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' }] }],
+        validation: true,
+      }),
+    ).toBe(-38012);
+    expect(await codes({ blockStateCalls: [{ calls: [{ from: C0, to: C1, value: '0x1' }] }] })).toBe(-38014);
+    expect(await codes({ blockStateCalls: [{ blockOverrides: { number: head.number }, calls: [] }] })).toBe(-38020);
+    expect(
+      await codes({
+        blockStateCalls: [
+          { blockOverrides: { time: '0x' + (BigInt(head.timestamp) + 100n).toString(16) } },
+          { blockOverrides: { time: head.timestamp } },
+        ],
+      }),
+    ).toBe(-38021);
+    expect(
+      await codes({
+        blockStateCalls: [
+          {
+            stateOverrides: {
+              '0x0000000000000000000000000000000000000001': { movePrecompileToAddress: '0x0000000000000000000000000000000000000001' },
+            },
+          },
+        ],
+      }),
+    ).toBe(-38022);
+    expect(await codes({ blockStateCalls: [{ calls: [{ from: C0, to: C1, gas: '0x1' }] }] })).toBe(-38013);
+    expect(await codes({ blockStateCalls: Array.from({ length: 257 }, () => ({})) })).toBe(-38026);
+    expect(await codes({ blockStateCalls: 'x' })).toBe(-32602);
+  });
+
+  it('behavior: viem simulateCalls on top of eth_simulateV1', async () => {
+    const client = createPublicClient({ transport: http(node.url) });
+    const { results } = await client.simulateCalls({
+      account: DEV0,
+      calls: [
+        { to: C1, value: 1n },
+        { to: C2, value: 2n },
+      ],
+    });
+    expect(results.map((x) => x.status)).toEqual(['success', 'success']);
+    expect(results[0].gasUsed).toBe(21000n);
+  });
+});
