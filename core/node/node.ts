@@ -65,7 +65,7 @@ export class XoneNode {
 
   private constructor(
     readonly options: NodeOptions,
-    private readonly deps: Required<NodeDeps>,
+    private readonly deps: Required<Omit<NodeDeps, 'rpcClock'>>,
     readonly lifecycle: Lifecycle,
     readonly chain: ChainThread,
     private readonly reader: ReadOnlyChainStore,
@@ -82,7 +82,7 @@ export class XoneNode {
   ethstats: EthstatsFeed | undefined;
   url = '';
 
-  static async start(options: NodeOptions, { logger, metrics = createMetrics() }: NodeDeps): Promise<XoneNode> {
+  static async start(options: NodeOptions, { logger, metrics = createMetrics(), rpcClock }: NodeDeps): Promise<XoneNode> {
     const lifecycle = new Lifecycle({}, { logger });
     const config = options.genesis.config;
     const batch = chainBatch(options);
@@ -192,6 +192,7 @@ export class XoneNode {
         }),
         health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
         ...(watchdog ? { shed: () => watchdog.isShedding() } : {}),
+        ...(rpcClock ? { now: rpcClock } : {}),
       },
       {
         routes: (app) => {

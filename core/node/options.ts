@@ -49,6 +49,8 @@ export interface NodeOptions {
 export interface NodeDeps {
   logger: Logger;
   metrics?: XoneMetrics;
+  /** The RPC server's clock in epoch milliseconds (filter expiry, /health head age); `Date.now` unless a test fakes it. */
+  rpcClock?: () => number;
 }
 
 /** A chain thread whose `init()` is under way. */

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { recoverSender, validateTransactionStatic, type Transaction } from '../chain/transaction/index.ts';
+import { toChecksumAddress } from '../primitives/address.ts';
 import { bytesToHex } from '../primitives/hex.ts';
 import { TxPoolError } from './errors.ts';
 import { HeadStateCache } from './headState.ts';
@@ -71,7 +72,11 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     const known = this.accounts.get(senderHex);
     const account: Account = known ?? { byNonce: new Map(), stateNonce: state.nonce(sender, senderHex), pending: 0 };
     if (tx.nonce < account.stateNonce) {
-      throw new TxPoolError('NONCE_TOO_LOW', `nonce too low: address ${senderHex}, tx: ${tx.nonce} state: ${account.stateNonce}`);
+      // geth prints the address as common.Address.Hex(): EIP-55 checksummed.
+      throw new TxPoolError(
+        'NONCE_TOO_LOW',
+        `nonce too low: address ${toChecksumAddress(sender)}, tx: ${tx.nonce} state: ${account.stateNonce}`,
+      );
     }
     const balance = state.balance(sender, senderHex);
     const cost = tx.gasLimit * tx.maxFeePerGas + tx.value;

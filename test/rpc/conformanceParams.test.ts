@@ -1,13 +1,13 @@
 /**
  * Wire-level check against the execution-apis test requests: every request the suite sends must be accepted by our
- * parameter decoders and method table (whatever the in-memory chain answers), and where the suite expects a -32602
+ * parameter decoders and method table (whatever a fresh real node answers), and where the suite expects a -32602
  * our code and message must equal geth's. The full replay against an imported chain is `xone rpc-compat`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { conformancePath } from '../support/conformance.ts';
-import { type Harness, startHarness } from './support/harness.ts';
+import { type RealNode, startRealNode } from './support/realNode.ts';
 
 const SUITE = conformancePath('execution-apis-london');
 
@@ -25,11 +25,11 @@ function exchanges(): { file: string; request: string; response: string }[] {
   return out;
 }
 
-let h: Harness;
+let h: RealNode;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startRealNode();
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('execution-apis requests', () => {
   test('behavior: every request decodes; expected -32602 errors match code and message', async () => {

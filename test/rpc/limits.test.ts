@@ -1,15 +1,33 @@
+/**
+ * The RPC server's limits on the real node: body, batch, depth, response budget, call deadline, eth_getLogs caps, the
+ * per-IP rate bucket and load shedding by the watchdog. The slow reads behind the deadline and the stall are an
+ * injected fault (`logRowDelayMs`: every row a log scan reads costs 1 ms more), so the bounds below follow from it.
+ */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REVERTER } from './support/chainBuilder.ts';
-import { type Harness, buildChain, startHarness } from './support/harness.ts';
-import { type ChainBuilder } from './support/chainBuilder.ts';
+import { type FixtureChain, MANY_TOPIC, Sender, buildFixtureChain, word } from './support/fixtureChain.ts';
+import { type RealNode, startRealNode } from './support/realNode.ts';
 
-let chain: ChainBuilder;
-let h: Harness;
+const ROW_DELAY_MS = 1;
+/** Rows of the stall that makes the watchdog shed (it sheds at 100 ms late; the probe beats every 50 ms). */
+const STALL_ROWS = 1000;
+/** Logs the MANY_LOGS contract emits in block 5: a scan of them takes at least this many ms with the fault. */
+const SLOW_ROWS = 1500;
+const OTHER_TOPIC = '0x' + '77'.repeat(32);
+/** Every row with topic0 Many() is read, none matches the second topic: a scan that is all rows, no results. */
+const slowQuery = { fromBlock: '0x3', toBlock: '0x5', topics: [MANY_TOPIC, OTHER_TOPIC] };
+
+/** The fixture chain, then block 5: MANY_LOGS emits `rows` logs. */
+async function chainWithManyLogs(n: RealNode, rows: number): Promise<FixtureChain> {
+  const f = await buildFixtureChain(n);
+  await new Sender(n).block([{ from: 0, to: f.manyLogs, data: word(rows), gasLimit: 3_000_000n, tip: 1n }]);
+  return f;
+}
+
+let h: RealNode;
 beforeAll(async () => {
-  chain = await buildChain();
-  h = await startHarness(
-    {
+  h = await startRealNode({
+    rpc: {
       maxBodyBytes: 2000,
       batchLimit: 3,
       batchResponseMaxBytes: 300,
@@ -18,11 +36,11 @@ beforeAll(async () => {
       logsMaxBlockRange: 3,
       logsMaxResults: 1,
     },
-    {},
-    chain,
-  );
+    faults: { logRowDelayMs: ROW_DELAY_MS },
+  });
+  await chainWithManyLogs(h, SLOW_ROWS);
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 const call = (id: number, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
 
@@ -49,7 +67,7 @@ describe('limits', () => {
     const chunked = await postChunked(h.url, [big.slice(0, 1000), big.slice(1000)]);
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body)).toMatchObject({ error: { code: -32600 } });
-    expect((await h.call('eth_blockNumber')).result).toBe('0x3');
+    expect((await h.call('eth_blockNumber')).result).toBe('0x5');
   });
 
   test('error: batch over the call limit runs nothing and names the first call id', async () => {
@@ -82,20 +100,16 @@ describe('limits', () => {
   });
 
   test('error: a call past its deadline gets -32002 and aborts the read; the rest of its batch too', async () => {
-    h.node.logsDelayMs = 200;
-    try {
-      const t0 = Date.now();
-      const r = await h.call('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x3' }]);
-      expect(r.error).toEqual({ code: -32002, message: 'request timed out' });
-      expect(Date.now() - t0).toBeLessThan(1000);
-      const b = await h.post([call(1, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x3' }]), call(2, 'eth_chainId')]);
-      expect(b.json).toEqual([
-        { jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'request timed out' } },
-        { jsonrpc: '2.0', id: 2, error: { code: -32002, message: 'request timed out' } },
-      ]);
-    } finally {
-      h.node.logsDelayMs = 0;
-    }
+    const t0 = performance.now();
+    const r = await h.call('eth_getLogs', [slowQuery]);
+    expect(r.error).toEqual({ code: -32002, message: 'request timed out' });
+    // Aborted: a full scan reads SLOW_ROWS rows at ROW_DELAY_MS each at least.
+    expect(performance.now() - t0).toBeLessThan(SLOW_ROWS * ROW_DELAY_MS);
+    const b = await h.post([call(1, 'eth_getLogs', [slowQuery]), call(2, 'eth_chainId')]);
+    expect(b.json).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'request timed out' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32002, message: 'request timed out' } },
+    ]);
   });
 
   test('error: eth_getLogs range and result caps are -32005', async () => {
@@ -103,10 +117,12 @@ describe('limits', () => {
       code: -32005,
       message: 'query exceeds max block range 3',
     });
-    expect((await h.call('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x3' }])).error).toEqual({
+    // Blocks 3 and 4 hold one Ping() log each: two matches, one allowed.
+    expect((await h.call('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x4' }])).error).toEqual({
       code: -32005,
       message: 'query returned more than 1 results',
     });
+    expect(((await h.call('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x3' }])).result as unknown[]).length).toBe(1);
     expect((await h.call('eth_getLogs', [{ fromBlock: '0x3', toBlock: '0x1' }])).error).toEqual({
       code: -32000,
       message: 'invalid block range params',
@@ -114,32 +130,71 @@ describe('limits', () => {
   });
 });
 
-describe('rate limit and shedding', () => {
-  test('behavior: loopback is exempt unless includeLoopback; then 429 + Retry-After + -32005', async () => {
-    const exempt = await startHarness({ rateLimit: { ratePerSecond: 1, burst: 1 } }, {}, chain);
-    for (let i = 0; i < 5; i++) expect((await exempt.call('eth_chainId')).result).toBe('0x539');
-    await exempt.close();
-    const limited = await startHarness({ rateLimit: { ratePerSecond: 0.5, burst: 2, includeLoopback: true } }, {}, chain);
-    expect((await limited.call('eth_chainId')).result).toBe('0x539');
-    expect((await limited.call('eth_chainId')).result).toBe('0x539');
-    const r = await limited.post(call(9, 'eth_chainId'));
-    expect(r.status).toBe(429);
-    expect(r.headers.get('retry-after')).toBe('2');
-    expect(r.json).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32005, message: 'limit exceeded' } });
-    const batch = await limited.post([call(10, 'eth_chainId'), call(11, 'eth_chainId')]);
-    expect([batch.status, batch.json]).toEqual([429, [{ jsonrpc: '2.0', id: 10, error: { code: -32005, message: 'limit exceeded' } }]]);
-    await limited.close();
+describe('rate limit', () => {
+  test('behavior: with includeLoopback the bucket limits 127.0.0.1 too: 429 + Retry-After + -32005, a batch pays per call', async () => {
+    const limited = await startRealNode({ rpc: { rateLimit: { ratePerSecond: 0.5, burst: 2, includeLoopback: true } } });
+    try {
+      expect((await limited.call('eth_chainId')).result).toBe('0x539');
+      expect((await limited.call('eth_chainId')).result).toBe('0x539');
+      const r = await limited.post(call(9, 'eth_chainId'));
+      expect(r.status).toBe(429);
+      expect(r.headers.get('retry-after')).toBe('2');
+      expect(r.json).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32005, message: 'limit exceeded' } });
+      const batch = await limited.post([call(10, 'eth_chainId'), call(11, 'eth_chainId')]);
+      expect([batch.status, batch.json]).toEqual([429, [{ jsonrpc: '2.0', id: 10, error: { code: -32005, message: 'limit exceeded' } }]]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('load shedding by the watchdog', () => {
+  let s: RealNode;
+  let f: FixtureChain;
+  beforeAll(async () => {
+    // The watchdog thread runs; loopback is exempt from this node's small bucket.
+    s = await startRealNode({
+      watchdog: true,
+      rpc: { rateLimit: { ratePerSecond: 1, burst: 1 } },
+      faults: { logRowDelayMs: ROW_DELAY_MS },
+    });
+    f = await chainWithManyLogs(s, STALL_ROWS);
+  });
+  afterAll(() => s?.close());
+
+  test('behavior: loopback is exempt from the bucket unless includeLoopback', async () => {
+    for (let i = 0; i < 5; i++) expect((await s.call('eth_chainId')).result).toBe('0x539');
   });
 
-  test('behavior: while shedding, expensive methods get -32005 and cheap ones are served', async () => {
-    let shed = true;
-    const s = await startHarness({}, { shed: () => shed }, chain);
-    const to = '0x' + Buffer.from(REVERTER).toString('hex');
-    expect((await s.call('eth_call', [{ to }])).error).toEqual({ code: -32005, message: 'limit exceeded: node is shedding load' });
-    expect((await s.call('eth_getLogs', [{}])).error?.code).toBe(-32005);
-    expect((await s.call('eth_blockNumber')).result).toBe('0x3');
-    shed = false;
-    expect((await s.call('eth_call', [{ to }])).error?.code).toBe(3);
-    await s.close();
+  test('behavior: after a read stalls the loop, expensive methods get -32005 and cheap ones are served; then all are', async () => {
+    // A batch runs its calls one after another on the main loop: the first one's synchronous scan (STALL_ROWS rows at
+    // ROW_DELAY_MS each) keeps the loop-lag probe from beating, the watchdog thread sees the heartbeat 100 ms late and
+    // sheds, and the calls after it in the batch arrive while it does (nothing runs the probe in between).
+    const notShedding = async (): Promise<void> => {
+      for (let i = 0; i < 200 && (await s.call('eth_call', [{ to: f.reverter }])).error?.code === -32005; i++)
+        await new Promise((r) => setTimeout(r, 50));
+    };
+    // A loaded host can stall the loop by itself and make the watchdog shed before the batch starts; then its first
+    // call is refused too and the scenario did not happen: try again (at most three times).
+    let stalled: Awaited<ReturnType<RealNode['post']>> | undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await notShedding();
+      stalled = await s.post([
+        call(1, 'eth_getLogs', [slowQuery]),
+        call(2, 'eth_call', [{ to: f.reverter }]),
+        call(3, 'eth_getLogs', [{}]),
+        call(4, 'eth_blockNumber'),
+      ]);
+      if ((stalled.json as { error?: unknown }[])[0].error === undefined) break;
+    }
+    expect(stalled?.json).toEqual([
+      { jsonrpc: '2.0', id: 1, result: [] },
+      { jsonrpc: '2.0', id: 2, error: { code: -32005, message: 'limit exceeded: node is shedding load' } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32005, message: 'limit exceeded: node is shedding load' } },
+      { jsonrpc: '2.0', id: 4, result: '0x5' },
+    ]);
+    // Once the loop beats again the watchdog lowers the flag: the expensive method runs (and reverts, code 3).
+    await notShedding();
+    expect((await s.call('eth_call', [{ to: f.reverter }])).error?.code).toBe(3);
   });
 });

@@ -1,14 +1,17 @@
+/** The WebSocket transport of the real node's RPC server: calls, batches, subscriptions fed by sealed blocks, limits. */
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EMITTER, KEYS, ADDRESSES } from './support/chainBuilder.ts';
-import { Transaction } from 'ethers';
-import { type Harness, startHarness } from './support/harness.ts';
+import { ADDRESSES, type FixtureChain, Sender, buildFixtureChain } from './support/fixtureChain.ts';
+import { type RealNode, startRealNode } from './support/realNode.ts';
 
-let h: Harness;
+let h: RealNode;
+let f: FixtureChain;
 beforeAll(async () => {
-  h = await startHarness();
+  // A small body limit, so an oversized frame is cheap to send.
+  h = await startRealNode({ rpc: { maxBodyBytes: 1000 } });
+  f = await buildFixtureChain(h);
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 type Msg = {
   id?: number;
@@ -71,39 +74,36 @@ describe('websocket', () => {
   test('behavior: newHeads, logs and newPendingTransactions subscriptions receive events; unsubscribe stops them', async () => {
     const c = await connect(h.wsUrl);
     const heads = (await c.call('eth_subscribe', ['newHeads'])).result as string;
-    const logs = (await c.call('eth_subscribe', ['logs', { address: '0x' + Buffer.from(EMITTER).toString('hex') }])).result as string;
+    const logs = (await c.call('eth_subscribe', ['logs', { address: f.emitter }])).result as string;
     const pending = (await c.call('eth_subscribe', ['newPendingTransactions'])).result as string;
     expect(heads).toMatch(/^0x[0-9a-f]+$/);
-    const b = await h.node.produce([{ from: 2, to: EMITTER }]);
+    const sender = new Sender(h);
+    const b = await sender.block([{ from: 2, to: f.emitter, tip: 1n }]);
+    const sealed = await h.result<{ hash: string; number: string; stateRoot: string }>('eth_getBlockByNumber', ['latest', false]);
     const head = await c.next((m) => m.params?.subscription === heads);
     expect(head.method).toBe('eth_subscription');
-    expect(head.params?.result).toMatchObject({
-      hash: '0x' + Buffer.from(b.block.header.hash).toString('hex'),
-      number: '0x' + b.block.header.number.toString(16),
-    });
+    expect(head.params?.result).toMatchObject({ hash: sealed.hash, number: '0x' + b.number.toString(16), stateRoot: sealed.stateRoot });
     const log = await c.next((m) => m.params?.subscription === logs);
-    expect(log.params?.result).toMatchObject({ blockNumber: '0x' + b.block.header.number.toString(16), removed: false });
-    const t = Transaction.from({
-      type: 2,
-      chainId: 1337n,
-      nonce: 5,
-      gasLimit: 21000n,
-      to: '0x' + Buffer.from(ADDRESSES[0]).toString('hex'),
-      maxFeePerGas: 10n ** 10n,
-      maxPriorityFeePerGas: 1n,
+    expect(log.params?.result).toMatchObject({
+      address: f.emitter,
+      blockNumber: '0x' + b.number.toString(16),
+      blockHash: sealed.hash,
+      transactionHash: b.txs[0].hash,
+      removed: false,
     });
-    t.signature = KEYS[2].sign(t.unsignedHash);
-    await h.call('eth_sendRawTransaction', [t.serialized]);
+    // Every transaction the pool took was announced: the one sealed above, then a new one.
+    expect((await c.next((m) => m.params?.subscription === pending)).params?.result).toBe(b.txs[0].hash);
+    const t = await sender.send({ from: 2, to: ADDRESSES[0], value: 1n, tip: 1n });
     expect((await c.next((m) => m.params?.subscription === pending)).params?.result).toBe(t.hash);
     expect((await c.call('eth_unsubscribe', [heads])).result).toBe(true);
     expect((await c.call('eth_unsubscribe', [heads])).error).toEqual({ code: -32000, message: 'subscription not found' });
     expect((await c.call('eth_subscribe', ['nope'])).error).toEqual({ code: -32601, message: 'no "nope" subscription in eth namespace' });
-    await h.node.produce([]);
+    await h.mine();
     await new Promise((r) => setTimeout(r, 100));
     expect(c.queue.filter((m) => m.params?.subscription === heads)).toEqual([]);
     c.ws.close();
     await new Promise((r) => setTimeout(r, 100));
-    expect(h.server.services.subscriptions.size).toBe(0);
+    expect(h.node.rpc.services.subscriptions.size).toBe(0);
   });
 
   test('error: garbage frames get parse errors, oversized frames close with 1009, the server stays up', async () => {
@@ -112,12 +112,10 @@ describe('websocket', () => {
     expect(await c.next(() => true)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     c.ws.send(Buffer.from([0xff, 0xfe, 0x00, 0x01]));
     expect((await c.next(() => true)).error?.code).toBe(-32700);
-    const small = await startHarness({ maxBodyBytes: 1000 });
-    const d = await connect(small.wsUrl);
+    const d = await connect(h.wsUrl);
     const closed = new Promise<number>((r) => d.ws.once('close', (code) => r(code)));
     d.ws.send('x'.repeat(2000));
     expect(await closed).toBe(1009);
-    await small.close();
     expect((await c.call('eth_blockNumber')).result).toMatch(/^0x/);
     c.ws.close();
   });

@@ -28,10 +28,10 @@ beforeAll(async () => {
   producer = await startRealNode(chainOptions);
   const s = new Sender(producer);
   const at = (n: number) => BigInt(GENESIS_TIME + n);
-  const { txs } = await s.block([{ from: 0, to: null, data: creationCode(EMITTER_CODE), tip: 1n }], at(1));
+  const { txs } = await s.block([{ from: 0, to: null, data: creationCode(EMITTER_CODE), tip: 1n }], { timestamp: at(1) });
   emitter = (await producer.result<{ contractAddress: string }>('eth_getTransactionReceipt', [txs[0].hash])).contractAddress;
   // Every later block changes the state: the sender's nonce and balance, and the emitter's slot 0 (= block number).
-  for (let n = 2; n <= BLOCKS; n++) await s.block([{ from: n % 2, to: emitter, tip: 1n }], at(n));
+  for (let n = 2; n <= BLOCKS; n++) await s.block([{ from: n % 2, to: emitter, tip: 1n }], { timestamp: at(n) });
   // Started after the producer has every block: one catch-up of 128 + 2 blocks, two batches.
   follower = await startRealNode({ ...chainOptions, peers: [producer.url], batch: BATCH });
   const deadline = Date.now() + 120_000;

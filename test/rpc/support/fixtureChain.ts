@@ -105,14 +105,18 @@ export class Sender {
     return { hash, raw: signed, from: ADDRESSES[spec.from], to: spec.to, type, nonce };
   }
 
-  /** Sends `specs` in order, seals one block (as evm_mine does), and checks it holds exactly those transactions. */
-  async block(specs: TxSpec[], timestamp?: bigint): Promise<{ number: number; txs: SentTx[] }> {
+  /**
+   * Sends `specs` in order, seals one block (as evm_mine does), and checks it holds exactly those transactions, then
+   * the already pending ones named in `pending` (lower tips go last).
+   */
+  async block(specs: TxSpec[], opts: { timestamp?: bigint; pending?: string[] } = {}): Promise<{ number: number; txs: SentTx[] }> {
     const txs: SentTx[] = [];
     for (const s of specs) txs.push(await this.send(s));
-    await this.n.mine(timestamp);
+    await this.n.mine(opts.timestamp);
     const head = await this.n.result<{ number: string; transactions: string[] }>('eth_getBlockByNumber', ['latest', false]);
-    if (JSON.stringify(head.transactions) !== JSON.stringify(txs.map((t) => t.hash)))
-      throw new Error(`block ${head.number} holds ${JSON.stringify(head.transactions)}, sent ${JSON.stringify(txs.map((t) => t.hash))}`);
+    const want = [...txs.map((t) => t.hash), ...(opts.pending ?? [])];
+    if (JSON.stringify(head.transactions) !== JSON.stringify(want))
+      throw new Error(`block ${head.number} holds ${JSON.stringify(head.transactions)}, expected ${JSON.stringify(want)}`);
     return { number: Number(head.number), txs };
   }
 }

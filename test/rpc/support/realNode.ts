@@ -36,7 +36,8 @@ export interface RealNode {
    * with a tight call deadline can still seal a heavy block.
    */
   mine(timestamp?: bigint): Promise<void>;
-  close(): Promise<void>;
+  /** Stops the node; the datadir is removed unless the caller gave it or `keepDatadir` is set. */
+  close(opts?: { keepDatadir?: boolean }): Promise<void>;
 }
 
 export interface RealNodeOptions {
@@ -56,12 +57,19 @@ export interface RealNodeOptions {
    */
   genesisTimestamp?: number;
   period?: number;
+  /** Start the watchdog thread (load shedding); default off, so a loaded host cannot turn methods into -32005. */
+  watchdog?: boolean;
+  /** The RPC server's clock (filter expiry, /health head age), for tests where the clock is the point. */
+  rpcClock?: () => number;
+  /** Reopen this datadir (a restart); the caller owns it. Default: a fresh one, removed on close. */
+  datadir?: string;
 }
 
 /** Starts a node on the dev chain (chain id 1337, the dev mnemonic's 20 funded accounts, account 0 signs). */
 export async function startRealNode(options: RealNodeOptions = {}): Promise<RealNode> {
   mkdirSync(join(ROOT, '.xone', 'test-rpc'), { recursive: true });
-  const datadir = mkdtempSync(join(ROOT, '.xone', 'test-rpc', 'node-'));
+  const owned = options.datadir === undefined;
+  const datadir = options.datadir ?? mkdtempSync(join(ROOT, '.xone', 'test-rpc', 'node-'));
   const accounts = devAccounts();
   const mine = options.mine ?? !options.peers?.length;
   let node: XoneNode;
@@ -74,9 +82,7 @@ export async function startRealNode(options: RealNodeOptions = {}): Promise<Real
         mine,
         ...(mine ? { signerKey: hexToBytes(accounts[0].privateKey), miningMode: options.miningMode ?? 'manual' } : {}),
         http: { host: '127.0.0.1', port: 0 },
-        // Load shedding is the watchdog's test (test/node/watchdog.test.ts); here a loaded host must not turn
-        // expensive methods into -32005.
-        watchdog: false,
+        watchdog: options.watchdog ?? false,
         ...(options.batch !== undefined ? { batch: options.batch } : {}),
         ...(options.peers ? { peers: options.peers, recoveryWorkers: 0 } : {}),
         ...(options.rpc ? { rpc: options.rpc } : {}),
@@ -87,10 +93,11 @@ export async function startRealNode(options: RealNodeOptions = {}): Promise<Real
         logger: process.env.XONE_TEST_NODE_LOG
           ? createLogger({ level: process.env.XONE_TEST_NODE_LOG as 'info', name: 'xone' })
           : silentLogger,
+        ...(options.rpcClock ? { rpcClock: options.rpcClock } : {}),
       },
     );
   } catch (err) {
-    rmSync(datadir, { recursive: true, force: true });
+    if (owned) rmSync(datadir, { recursive: true, force: true });
     throw err;
   }
   const url = node.url + '/';
@@ -123,11 +130,11 @@ export async function startRealNode(options: RealNodeOptions = {}): Promise<Real
       if (!node.producer) throw new Error('this node does not seal blocks');
       await node.producer.mine(1, timestamp);
     },
-    async close() {
+    async close(opts = {}) {
       try {
         await node.close();
       } finally {
-        rmSync(datadir, { recursive: true, force: true });
+        if (owned && !opts.keepDatadir) rmSync(datadir, { recursive: true, force: true });
       }
     },
   };
