@@ -107,8 +107,25 @@ function run(what: string, input: Uint8Array, f: () => void): Outcome {
     return 'error';
   } finally {
     const ms = performance.now() - started;
-    if (ms > SLOW_MS) throw new Error(`fuzz seed 0x${SEED.toString(16)}: ${what} took ${ms.toFixed(0)} ms on ${bytesToHex(input)}`);
+    // A pathological input is slow every time; a loaded host's descheduling or a GC pause is not. Only an input whose
+    // fastest of three more runs is still over the bound fails.
+    if (ms > SLOW_MS) {
+      const fastest = Math.min(...[0, 1, 2].map(() => timeOnce(f)));
+      if (fastest > SLOW_MS) {
+        throw new Error(`fuzz seed 0x${SEED.toString(16)}: ${what} took ${fastest.toFixed(0)} ms (fastest of 3) on ${bytesToHex(input)}`);
+      }
+    }
   }
+}
+
+function timeOnce(f: () => void): number {
+  const started = performance.now();
+  try {
+    f();
+  } catch {
+    // The outcome was checked on the first run; only the time matters here.
+  }
+  return performance.now() - started;
 }
 
 function fuzz(rand: () => number, pool: Uint8Array[], counts: Record<'rlpOk' | 'rlpError' | 'txOk' | 'txError', number>): void {
