@@ -6,7 +6,11 @@
  *      alternating between the peers, best of each), with CPU per request of each peer's processes (/proc);
  *   3. end to end: 20,000 pre-signed EIP-1559 transfers sent in JSON-RPC batches of 100 with automine off, then
  *      `evm_mine` until the last receipt exists (submission rate and send-to-last-receipt rate);
- *   4. the fullest block of (3) (1,428 transfers) fetched with full transactions and its receipts.
+ *   4. the fullest block of (3) (1,428 transfers) fetched with full transactions and its receipts;
+ *   5. automine: 100 sequential transfers, each `eth_sendRawTransaction` then its receipt polled, right after
+ *      `evm_setAutomine true` (p50, total, first sends apart);
+ *   6. tracing a 200-call transaction (callTracer, struct logger) and eth_simulateV1 of 10 calls, against a second anvil
+ *      started with `--steps-tracing --hardfork shanghai` (struct logs need it; our dev chain is Shanghai).
  * Prints one JSON document on stdout (ratios ours/anvil, targets met or missed) and a one-line summary on stderr (each phase's figures go to stderr as they finish).
  * `--quick`: 2,000 transfers, 100 calls per method, 2 s of throughput (after 2 s of warm-up).
  */
@@ -21,6 +25,9 @@ import { measureLatency, type MethodLatency } from './rpc/latency.ts';
 import { startAnvil, startOurs, type Peer } from './rpc/peers.ts';
 import { measureThroughput, type Throughput } from './rpc/throughput.ts';
 import { runEndToEnd, signTransfers, type EndToEnd } from './rpc/transfers.ts';
+import { measureAutomine } from './rpc/automine.ts';
+import { measureTracing } from './rpc/traceBench.ts';
+import { measureSimulate } from './rpc/simulateBench.ts';
 
 const quick = process.argv.includes('--quick');
 const TRANSFERS = quick ? 2_000 : 20_000;
@@ -34,6 +41,9 @@ const THROUGHPUT_WARMUP_SECONDS = quick ? 2 : 3;
 /** Timed rounds per peer, alternating; the best of each peer's rounds is reported. */
 const THROUGHPUT_ROUNDS = 3;
 const FETCH_RUNS = 5;
+const AUTOMINE_TXS = 100;
+const TRACE_RUNS = quick ? 5 : 15;
+const SIM_RUNS = quick ? 10 : 30;
 const load = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
 
 function filesystem(dir: string): string {
@@ -101,6 +111,19 @@ try {
     console.error(`${p.name}: ${JSON.stringify({ endToEnd: e2e[p.name], fullBlock: blocks[p.name] })}`);
   }
 
+  // One peer at a time again: sequential automine sends from dev account 19.
+  const automine = {
+    ours: await measureAutomine(ours, BigInt(DEV_CHAIN_ID), AUTOMINE_TXS, 19),
+    anvil: await measureAutomine(anvil, BigInt(DEV_CHAIN_ID), AUTOMINE_TXS, 19),
+  };
+  console.error(`automine: ${JSON.stringify(automine)}`);
+  const traceAnvil = await startAnvil(DEV_CHAIN_ID, DEV_ACCOUNT_COUNT, 60_000, ['--steps-tracing', '--hardfork', 'shanghai']);
+  peers.push(traceAnvil);
+  const tracing = await measureTracing(ours, traceAnvil, TRACE_RUNS);
+  console.error(`tracing: ${JSON.stringify(tracing)}`);
+  const simulate = await measureSimulate([ours, traceAnvil], tracing.tracee, SIM_RUNS);
+  console.error(`eth_simulateV1: ${JSON.stringify(simulate)}`);
+
   const o = e2e.xone;
   const a = e2e.anvil;
   const ob = blocks.xone;
@@ -119,12 +142,23 @@ try {
     receiptsFirstSpeedup: round3(ab.receipts.firstMs / ob.receipts.firstMs),
     submit: round3(o.submitTxPerSec / a.submitTxPerSec),
     endToEnd: round3(o.endToEndTxPerSec / a.endToEndTxPerSec),
+    automineP50: round3(automine.ours.p50Ms / automine.anvil.p50Ms),
+    automineTotal: round3(automine.ours.totalMs / automine.anvil.totalMs),
+    traceCallTracer: tracing.callTracer.ratio,
+    traceStructLogger: tracing.structLogger.ratio,
+    simulate: simulate.ratio,
   };
   const targets = {
     p50AtMost2xAnvil: Object.values(ratios.p50).every((r) => r <= 2),
     throughputAtLeastHalfAnvil: ratios.throughput >= 0.5,
     fullBlockAndReceipts10xFaster: ratios.fullBlockSpeedup >= 10 && ratios.receiptsSpeedup >= 10,
     endToEndAtLeast2xAnvil: ratios.endToEnd >= 2,
+    automineP50AtMostAnvil: ratios.automineP50 <= 1,
+    automine100AtMostAnvil: ratios.automineTotal <= 1,
+    automineFirstSendsNoSlower: automine.ours.first5P50Ms <= automine.ours.laterP50Ms * 1.5,
+    traceCallTracerAtMostAnvil: ratios.traceCallTracer <= 1,
+    traceStructLoggerAtMostAnvil: ratios.traceStructLogger <= 1,
+    simulateAtMostAnvil: ratios.simulate <= 1,
   };
   const out = {
     bench: 'rpc',
@@ -144,6 +178,9 @@ try {
     },
     endToEnd: e2e,
     fullBlock: blocks,
+    automine,
+    tracing,
+    simulate,
     latency,
     throughput,
     ratios,
@@ -163,6 +200,9 @@ try {
       )}; eth_blockNumber ${throughput.ours.reqPerSec}/${throughput.anvil.reqPerSec} req/s (x${ratios.throughput}), CPU ${throughput.ours.cpuUsPerReq}/${throughput.anvil.cpuUsPerReq} us/req; ` +
       `${ob.txs}-tx block ${ob.block.p50Ms}/${ab.block.p50Ms} ms (anvil/ours x${ratios.fullBlockSpeedup}), receipts ${ob.receipts.p50Ms}/${ab.receipts.p50Ms} ms (x${ratios.receiptsSpeedup}); ` +
       `${TRANSFERS} transfers submit ${o.submitTxPerSec}/${a.submitTxPerSec} tx/s, end to end ${o.endToEndTxPerSec}/${a.endToEndTxPerSec} tx/s (x${ratios.endToEnd}); ` +
+      `automine send->receipt p50 ${automine.ours.p50Ms}/${automine.anvil.p50Ms} ms, ${AUTOMINE_TXS} in ${automine.ours.totalMs}/${automine.anvil.totalMs} ms, first 5 p50 ${automine.ours.first5P50Ms} ms; ` +
+      `200-call trace callTracer ${tracing.callTracer.oursP50Ms}/${tracing.callTracer.anvilP50Ms} ms, struct logger ${tracing.structLogger.oursP50Ms}/${tracing.structLogger.anvilP50Ms} ms; ` +
+      `eth_simulateV1(10) ${simulate.oursP50Ms}/${simulate.anvilP50Ms} ms; ` +
       `targets ${Object.entries(targets)
         .map(([k, v]) => `${k} ${v ? 'met' : 'MISSED'}`)
         .join(', ')}; load ${out.loadavg.after[0]}`,

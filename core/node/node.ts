@@ -164,7 +164,7 @@ export class XoneNode {
       node.dev = new DevControls(node.devHandle(), BigInt(config.clique?.period ?? 0));
     }
     // Created before the RPC server so the server can ask it whether to shed; started last, once the loop is built.
-    const watchdog = options.watchdog === false ? undefined : new Watchdog();
+    const watchdog = options.watchdog === false ? undefined : new Watchdog(undefined, { logFormat: options.logFormat ?? 'json' });
     node.rpc = createRpcServer(
       {
         ...options.rpc,
@@ -282,6 +282,7 @@ export class XoneNode {
     this.adopt(result.head);
     this.follower?.noteHead({ number: result.head.number, hash: result.head.hash, td: result.head.td });
     const adopted = performance.now();
+    if (this.options.dev) this.logMinedTransactions(result.head.hash);
     const m = this.deps.metrics;
     m.produceBlocks.inc();
     m.produceTxs.inc(result.head.txHashes.length);
@@ -323,6 +324,22 @@ export class XoneNode {
       if (code !== 'NODE_STALE_PARENT' && code !== 'NODE_CANNOT_SEAL') throw err;
       this.deps.logger.debug('seal skipped', { reason: (err as Error).message });
     }
+  }
+
+  /** Dev chain: one line per mined transaction (hash, gas used, status, created contract), as anvil prints them. */
+  private logMinedTransactions(blockHash: Uint8Array): void {
+    const receipts = this.chainView.getReceipts(blockHash) ?? [];
+    for (const r of receipts.slice(0, MINED_TX_LINES)) {
+      this.deps.logger.info('mined transaction', {
+        hash: bytesToHex(r.transactionHash),
+        block: Number(r.blockNumber),
+        gasUsed: Number(r.gasUsed),
+        status: r.status === 1 ? 'success' : 'reverted',
+        ...(r.contractAddress ? { contract: bytesToHex(r.contractAddress) } : {}),
+      });
+    }
+    if (receipts.length > MINED_TX_LINES)
+      this.deps.logger.info('mined transactions not listed', { count: receipts.length - MINED_TX_LINES });
   }
 
   /** Serves a block imported from a peer once it is durable (the follower's `onDurable`), counting it as imported. */
@@ -463,3 +480,6 @@ function nextTimestamp(parent: { timestamp: bigint }, config: NodeOptions['genes
   const ts = requested ?? BigInt(Math.floor(Date.now() / 1000));
   return ts < min ? min : ts;
 }
+
+/** Most per-transaction lines one dev block prints (a full block would print 1,428). */
+const MINED_TX_LINES = 20;

@@ -22,6 +22,8 @@ export interface NodeOptions {
   http: { host: string; port: number; corsOrigins?: string[] };
   /** Group-commit batch; default 0 with --mine, 128 otherwise. */
   batch?: number;
+  /** Log line format of the node's own threads (the watchdog's); `--log.format`. */
+  logFormat?: 'json' | 'terminal';
   /** Start the watchdog thread (default true). */
   watchdog?: boolean;
   /** `--debug.logslowblock`: log blocks whose import took at least this many ms (0 = every block); off when unset. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
-import { compileTraceContracts } from '../support/traceContracts.ts';
+import { compileTraceContracts } from '../../core/bench/rpc/traceContracts.ts';
 import { rpc } from './support/rpcCall.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -70,12 +70,24 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts anvil with our dev chain id and as many funded mnemonic accounts (anvil funds 10 by default), so the same signed transactions are valid on both peers. */
-export async function startAnvil(chainId: number, accounts: number, timeoutMs = 60_000): Promise<Peer> {
+export async function startAnvil(chainId: number, accounts: number, timeoutMs = 60_000, extraArgs: string[] = []): Promise<Peer> {
   const port = await freePort();
   // Its own process group: npx starts the anvil binary as a grandchild, and both must end with the run.
   const child = spawn(
     'npx',
-    ['anvil', '--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--accounts', String(accounts), '--silent'],
+    [
+      'anvil',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      String(chainId),
+      '--accounts',
+      String(accounts),
+      '--silent',
+      ...extraArgs,
+    ],
     {
       stdio: 'ignore',
       detached: true,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseGenesis, type Genesis } from '../../chain/genesis/index.ts';
-import { createLogger } from '../../log/index.ts';
+import { createLogger, terminalDestination } from '../../log/index.ts';
 import type { Logger } from '../../log/types.ts';
 import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
 import { startChainThread } from '../../node/chainStart.ts';
@@ -31,6 +31,7 @@ interface RunFlags {
   batch?: string;
   period?: string;
   verbosity: string;
+  'log.format': string;
   'debug.logslowblock'?: string;
   'rpc.gascap'?: string;
   'rpc.evmtimeout'?: string;
@@ -117,10 +118,18 @@ export function registerRun(program: Command): void {
     .option('--recovery-workers <n>', 'sender recovery threads of a follower (0 = in the chain thread; default max(2, cores - 2))')
     .option('--ethstats <name:secret@host:port>', 'report to an ethstats server (geth protocol; host may carry ws:// or wss://)')
     .option('--verbosity <level>', 'log level: trace, debug, info, warn, error', 'info')
+    .option('--log.format <format>', 'log lines: terminal (readable, as geth), json, or auto (terminal when stdout is a TTY)', 'auto')
     // Before the action: fill unset flags from XONE_* variables, then the config file, failing on any bad entry.
     .hook('preAction', (command) => applyConfigSources(command))
     .action(async (flags: RunFlags) => {
-      const logger = createLogger({ level: flags.verbosity as 'info', name: 'xone' });
+      const format = flags['log.format'];
+      if (!['auto', 'terminal', 'json'].includes(format)) throw new Error(`--log.format must be auto, terminal or json, got ${format}`);
+      const terminal = format === 'terminal' || (format === 'auto' && process.stdout.isTTY === true);
+      const logger = createLogger({
+        level: flags.verbosity as 'info',
+        name: 'xone',
+        ...(terminal ? { destination: terminalDestination(1, process.stdout.isTTY === true) } : {}),
+      });
       let genesis: Genesis;
       let signerKey: Uint8Array | undefined;
       let datadir = flags.datadir;
@@ -155,6 +164,7 @@ export function registerRun(program: Command): void {
         },
         ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
         rpc: rpcLimits(flags),
+        logFormat: terminal ? 'terminal' : 'json',
         ...(flags['debug.logslowblock'] !== undefined
           ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') }
           : {}),

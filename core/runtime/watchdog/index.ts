@@ -17,6 +17,7 @@ export interface WatchdogConfig extends Partial<WatchdogOptions> {
   /** fd for the worker's own JSON log lines (default 1, stdout). */
   logFd?: number;
   logLevel?: LogLevel;
+  logFormat?: 'json' | 'terminal';
 }
 
 /** The watchdog thread (one per process). */
@@ -25,15 +26,17 @@ export class Watchdog {
   private readonly options: WatchdogOptions;
   private readonly logFd: number;
   private readonly logLevel: LogLevel;
+  private readonly logFormat: 'json' | 'terminal';
   private readonly listeners = new Set<(msg: WatchdogMessage) => void>();
 
   constructor(
     readonly heartbeat: SharedHeartbeat = new SharedHeartbeat(),
-    { logFd = 1, logLevel = 'info', ...thresholds }: WatchdogConfig = {},
+    { logFd = 1, logLevel = 'info', logFormat = 'json', ...thresholds }: WatchdogConfig = {},
   ) {
     this.options = resolveWatchdogOptions(thresholds);
     this.logFd = logFd;
     this.logLevel = logLevel;
+    this.logFormat = logFormat;
   }
 
   /** Starts the thread; resolves once it is watching. The thread is unref'd: it never keeps the process alive. */
@@ -44,6 +47,7 @@ export class Watchdog {
       options: this.options,
       logFd: this.logFd,
       logLevel: this.logLevel,
+      logFormat: this.logFormat,
     };
     const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), data, { name: 'xone-watchdog' });
     this.worker = worker;

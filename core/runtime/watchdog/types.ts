@@ -8,6 +8,8 @@ export interface WatchdogWorkerData {
   /** File descriptor the worker writes its log lines to, synchronously (1 = stdout). */
   logFd: number;
   logLevel: LogLevel;
+  /** `terminal`: readable lines (core/log/terminalLines.ts), as the main thread writes them on a TTY. */
+  logFormat: 'json' | 'terminal';
 }
 
 /** Messages from the worker: `ready` once it watches (others are informational, for a live main loop). */

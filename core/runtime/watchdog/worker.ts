@@ -7,13 +7,17 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createLogger } from '../../log/pinoLogger.ts';
+import { terminalDestination } from '../../log/terminalLines.ts';
 import { SharedHeartbeat, sharedClockUs } from '../heartbeat.ts';
 import { tsWorkerData } from '../spawnTsWorker.ts';
 import { WatchdogMonitor } from './monitor.ts';
 import type { WatchdogMessage, WatchdogWorkerData } from './types.ts';
 
 const data = tsWorkerData<WatchdogWorkerData>();
-const log = createLogger({ destination: data.logFd, level: data.logLevel }).child({ thread: 'watchdog' });
+const log = createLogger({
+  destination: data.logFormat === 'terminal' ? terminalDestination(data.logFd) : data.logFd,
+  level: data.logLevel,
+}).child({ thread: 'watchdog' });
 const heartbeat = new SharedHeartbeat(data.heartbeat);
 const monitor = new WatchdogMonitor(heartbeat, data.options);
 const post = (msg: WatchdogMessage): void => parentPort?.postMessage(msg);
