@@ -32,6 +32,8 @@ export const DEFAULT_CONFIG: GatewayConfig = {
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 15_000,
     maxConnectionsPerIp: 256,
+    maxWsPerIp: 16,
+    maxWsPerKey: 256,
   },
   identity: { trustedProxies: [], requireKey: false, keySecret: '', keyCacheTtlMs: 60_000, negativeKeyCacheTtlMs: 5_000 },
   tiers: {

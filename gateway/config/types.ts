@@ -41,6 +41,10 @@ export interface GatewayConfig {
     requestTimeoutMs: number;
     /** Node server: open connections per client address (IPv6 /64; trusted proxies exempt). */
     maxConnectionsPerIp: number;
+    /** Open WebSocket connections per keyless client address, per instance. */
+    maxWsPerIp: number;
+    /** Open WebSocket connections per API key, per instance. */
+    maxWsPerKey: number;
   };
   identity: { trustedProxies: string[]; requireKey: boolean; keySecret: string; keyCacheTtlMs: number; negativeKeyCacheTtlMs: number };
   tiers: Record<string, TierConfig>;

@@ -94,6 +94,20 @@ export class FallbackLimiter implements RateLimiter {
     return local;
   }
 
+  /** Debits the shared bucket; while it cannot be reached the tokens are owed and charged once it answers. */
+  async debit(bucket: ScopeBucket, tokens: number): Promise<void> {
+    if (!this.shared.debit) return;
+    if (this.now() >= this.downUntil) {
+      try {
+        await this.shared.debit(bucket, tokens);
+        return;
+      } catch {
+        // owed below
+      }
+    }
+    this.owe([bucket], tokens);
+  }
+
   /** Local tokens not yet charged to the shared backend (tests, metrics). */
   debtOf(bucket: ScopeBucket): number {
     return this.debts.get(nameOf(bucket))?.tokens ?? 0;

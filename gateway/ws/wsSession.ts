@@ -1,6 +1,7 @@
 import type { GatewayConfig } from '../config/types.ts';
 import type { Identity } from '../env.ts';
 import type { GatewayMetrics } from '../metrics/types.ts';
+import { methodCost } from '../methods/costs.ts';
 import { applyMethodPolicy } from '../middleware/methodPolicy/applyMethodPolicy.ts';
 import { chargeCalls } from '../middleware/rateLimit/chargeCalls.ts';
 import type { RateLimiter } from '../ratelimit/types.ts';
@@ -57,8 +58,16 @@ export class WsSession {
     return forward === undefined ? { replies } : { forward, replies };
   }
 
-  /** Counts one upstream → client message. */
-  onUpstreamMessage(): void {
+  /**
+   * Counts one upstream → client message, and charges a subscription notification to the caller's bucket at the
+   * cost of `eth_subscription` (default 1): notifications are work the caller asked for, so they are metered like
+   * calls (issue #17 item 8). They are charged after delivery (never dropped: a gap would break the subscription), so
+   * a busy subscription draws the bucket down and the caller's next calls wait for it.
+   */
+  onUpstreamMessage(text: string): void {
     this.deps.metrics.wsMessage('out');
+    if (!text.includes('"eth_subscription"')) return;
+    const cost = methodCost('eth_subscription', this.deps.config.rateLimit.costs, this.deps.config.rateLimit.defaultCost);
+    if (cost > 0) void this.deps.limiter.debit?.(this.who.bucket, cost).catch(() => undefined);
   }
 }

@@ -26,6 +26,7 @@ beforeAll(async () => {
       rateLimit: { costs: { eth_sendRawTransaction: 1 } },
       // Polling once a minute: a new block can only reach the head tracker through the newHeads feed.
       head: { pollMs: 60_000 },
+      limits: { maxWsPerIp: 2 },
     }),
   );
   await until(() => g.gateway.tracker.state !== undefined, 20_000);
@@ -152,4 +153,31 @@ test('behavior: reads pass through to the node; eth_blockNumber follows the head
   } finally {
     await down.close();
   }
+});
+
+// Issue #17 item 8 (part): open WebSockets are capped per keyless address (and per key) on each instance.
+test('behavior: a third WebSocket from one address is refused with 429 -32005; closing one frees a slot', async () => {
+  const open = (ip: string) =>
+    new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`${g.url.replace('http', 'ws')}/`, { headers: from(ip) });
+      ws.once('open', () => resolve(ws));
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+  const first = await open('192.0.2.80');
+  const second = await open('192.0.2.80');
+  await expect(open('192.0.2.80')).rejects.toThrow('HTTP 429');
+  // Another address has its own allowance.
+  const elsewhere = await open('192.0.2.81');
+  first.close();
+  await until(
+    async () =>
+      open('192.0.2.80')
+        .then((ws) => (ws.close(), true))
+        .catch(() => false),
+    5_000,
+  );
+  second.close();
+  elsewhere.close();
+  expect(await g.metricsText()).toMatch(/xone_gateway_connections_refused_total\{reason="ws_per_ip"\} [1-9]/);
 });

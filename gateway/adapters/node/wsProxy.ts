@@ -6,7 +6,7 @@ import type { GatewayConfig } from '../../config/types.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
 import { extractKey } from '../../middleware/identity/extractKey.ts';
 import { resolveIdentity } from '../../middleware/identity/resolveIdentity.ts';
-import { parseCidr, type Cidr } from '../../address/ip.ts';
+import { ipBucket, parseCidr, type Cidr } from '../../address/ip.ts';
 import { GatewayError, toGatewayError } from '../../rpc/gatewayError.ts';
 import { WsSession } from '../../ws/wsSession.ts';
 
@@ -20,6 +20,13 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
   // Open sockets per key id, with the key they presented: a change to a key's record (revoke, disable, rotate, expiry
   // set) re-verifies each of them at once, and a socket whose key no longer passes is closed (issue #17 item 3).
   const byKey = new Map<string, Map<WebSocket, string>>();
+  const perIp = new Map<string, number>();
+  const perKey = new Map<string, number>();
+  const count = (m: Map<string, number>, k: string, d: number) => {
+    const n = (m.get(k) ?? 0) + d;
+    if (n <= 0) m.delete(k);
+    else m.set(k, n);
+  };
   const recheck = (id: string) => {
     const open = byKey.get(id);
     if (!open || !gw.verifier) return;
@@ -51,6 +58,24 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
       );
       return;
     }
+    // Open sockets are capped per client address and per key (issue #17 item 8), per instance.
+    const ipName = who.ip ? ipBucket(who.ip) : 'unknown';
+    const keyId = who.key?.id;
+    const overIp = !keyId && (perIp.get(ipName) ?? 0) >= config.limits.maxWsPerIp;
+    const overKey = keyId !== undefined && (perKey.get(keyId) ?? 0) >= config.limits.maxWsPerKey;
+    if (overIp || overKey) {
+      metrics.connectionRefused(overKey ? 'ws_per_key' : 'ws_per_ip');
+      const max = overKey ? config.limits.maxWsPerKey : config.limits.maxWsPerIp;
+      const error = {
+        code: -32005,
+        message: 'limit exceeded',
+        data: { scope: overKey ? 'key' : 'ip', limit: max, what: 'open WebSocket connections' },
+      };
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\n\r\n${JSON.stringify({ jsonrpc: '2.0', id: null, error })}`,
+      );
+      return;
+    }
     const upstream = gw.pool.upstreams.find((u) => gw.pool.unfitReason(u) === undefined);
     if (!upstream) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\r\n');
@@ -59,7 +84,9 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
     const session = new WsSession(who, { config, limiter: gw.limiter, metrics });
     const presented = extractKey(headers, pathKey);
     wss.handleUpgrade(req, socket, head, (client) => {
-      const keyId = who.key?.id;
+      if (keyId) count(perKey, keyId, 1);
+      else count(perIp, ipName, 1);
+      client.once('close', () => (keyId ? count(perKey, keyId, -1) : count(perIp, ipName, -1)));
       let expiry: ReturnType<typeof setTimeout> | undefined;
       if (keyId && presented) {
         let open = byKey.get(keyId);
@@ -78,8 +105,9 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
       const early: string[] = [];
       up.on('open', () => early.splice(0).forEach((m) => up.send(m)));
       up.on('message', (data) => {
-        session.onUpstreamMessage();
-        if (client.readyState === WebSocket.OPEN) client.send(data.toString());
+        const text = data.toString();
+        session.onUpstreamMessage(text);
+        if (client.readyState === WebSocket.OPEN) client.send(text);
       });
       const closeBoth = () => {
         client.close();
