@@ -16,7 +16,9 @@ export async function startListeningWorkerd(
     host: '127.0.0.1',
     port,
     durableObjects: { RATE_BUCKETS: 'RateBucketObject', KEYS: 'KeyStoreObject', HEAD: 'HeadObject', FINAL_CACHE: 'FinalCacheObject' },
-    handleStructuredLogs: () => undefined,
+    handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
+      if (process.env.XONE_WORKERD_LOG && !message.startsWith('{"ts"')) console.error(level, message);
+    },
     bindings: {
       GATEWAY_CONFIG: JSON.stringify({
         identity: { keySecret: 'workerd-key-secret-0123456789abcdef' },
