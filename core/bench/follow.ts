@@ -34,7 +34,7 @@ if (workerRuns.some((w) => w !== undefined && (!Number.isInteger(w) || w < 0)))
 
 /** The issue's anchors (seeds) and targets; peers are quoted, not run here. */
 const ANCHORS = { gethXdcTxPerSec: 12_521, pythonTxPerSec: [1_833, 2_057], pythonLongestStallMs: 257, rustFollowerRssMb: [89, 96] };
-const TARGETS = { txPerSec: 12_521, longestStallMs: 50, rpcP99Ms: 10, rssMb: 150 };
+const TARGETS = { txPerSec: 12_521, longestStallMs: 50, rpcP99Ms: 10, rssMb: 150, idleRssMb: 100 };
 
 const log = (m: string): void => void process.stderr.write(`bench:follow: ${m}\n`);
 const root = process.env.BENCH_FOLLOW_DIR ?? join(import.meta.dirname, '..', '..', '.xone', 'bench', 'follow');
@@ -71,7 +71,8 @@ const verdict = (f: FollowFigures) => ({
   txPerSec: f.txPerSec >= TARGETS.txPerSec,
   longestStall: f.loop.longestStallMs <= TARGETS.longestStallMs,
   rpcP99: Math.max(f.rpc.eth_blockNumber.p99, f.rpc.eth_getBalance.p99) <= TARGETS.rpcP99Ms,
-  rss: f.rssMb.steady <= TARGETS.rssMb,
+  rss: f.memory.importing.vmRss <= TARGETS.rssMb,
+  idleRss: f.memory.idle.vmRss <= TARGETS.idleRssMb,
 });
 let commit = '';
 try {
@@ -113,6 +114,8 @@ for (const f of runs) {
   const rpc = `eth_blockNumber p50/p99 ${f.rpc.eth_blockNumber.p50}/${f.rpc.eth_blockNumber.p99} ms, eth_getBalance ${f.rpc.eth_getBalance.p50}/${f.rpc.eth_getBalance.p99} ms`;
   process.stderr.write(
     `follow (recovery workers ${f.recoveryWorkers}): ${f.txPerSec} tx/s, ${f.blocksPerSec} blocks/s (x${ratio(f.txPerSec, ANCHORS.gethXdcTxPerSec)} geth-XDC), ` +
-      `longest stall ${f.loop.longestStallMs} ms, p99 lag ${f.loop.p99LagMs} ms, RSS ${f.rssMb.steady} MB, ${rpc} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'})\n`,
+      `longest stall ${f.loop.longestStallMs} ms, p99 lag ${f.loop.p99LagMs} ms, RSS importing ${f.memory.importing.vmRss} MB ` +
+      `(anon ${f.memory.importing.rssAnon}, file ${f.memory.importing.rssFile}, max ${f.memory.importing.maxVmRssWholeImport}), idle ${f.memory.idle.vmRss} MB, ` +
+      `HWM ${f.memory.idle.vmHwm} MB, ${rpc} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'})\n`,
   );
 }

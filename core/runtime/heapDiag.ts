@@ -6,7 +6,7 @@
  * synchronous work (the chain thread inside a batch) reports only between its steps.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { threadId } from 'node:worker_threads';
 
 const mb = (n: number): number => Math.round(n / 1e5) / 10;
@@ -26,6 +26,8 @@ function heapDiagLine(name: string): Record<string, string | number> {
     arrayBuffers: mb(m.arrayBuffers),
     rss: mb(m.rss),
     ...procRss(),
+    // Committed MB per V8 space (new_space is the young generation: its size is set per isolate, not by live data).
+    ...Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, mb(s.space_size)])),
   };
 }
 

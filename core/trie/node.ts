@@ -132,8 +132,11 @@ export function rootHashOf(node: TrieNode | undefined, sink?: NodeSink): Uint8Ar
   return hash;
 }
 
-/** Decodes a stored or proof node; `hash` (when known) becomes the node's cached reference. */
-export function decodeNode(encoded: Uint8Array, hash?: Uint8Array): TrieNode {
+/**
+ * Decodes a stored or proof node; `ref` (the reference its parent holds) or else `hash` (when known) becomes the
+ * node's cached reference.
+ */
+export function decodeNode(encoded: Uint8Array, hash?: Uint8Array, ref?: Uint8Array): TrieNode {
   let item: RlpItem;
   try {
     item = decodeRlp(encoded);
@@ -142,8 +145,20 @@ export function decodeNode(encoded: Uint8Array, hash?: Uint8Array): TrieNode {
   }
   const node = nodeFromItem(item);
   // A short root is stored under its hash but referenced inline wherever it could appear as a child.
-  node.ref = encoded.length < 32 ? encoded : hashRef(hash ?? keccak256(encoded));
+  node.ref = encoded.length < 32 ? encoded : (ref ?? hashRef(hash ?? keccak256(encoded)));
   return node;
+}
+
+/**
+ * The 33-byte reference `0xa0 ‖ hash` of a hash decoded from a node: a view of the bytes just before and at `hash` in
+ * the node's own encoding (which is exactly that), so a decoded branch does not allocate sixteen buffers.
+ */
+function refInPlace(hash: Uint8Array): Uint8Array {
+  if (hash.byteOffset > 0) {
+    const ref = new Uint8Array(hash.buffer, hash.byteOffset - 1, 33);
+    if (ref[0] === 0xa0) return ref;
+  }
+  return hashRef(hash);
 }
 
 function childFromItem(item: RlpItem): TrieNode | undefined {
@@ -158,7 +173,7 @@ function childFromItem(item: RlpItem): TrieNode | undefined {
   if (item.length === 0) return undefined;
   if (item.length !== 32)
     throw new TrieError('TRIE_BAD_NODE', `trie: child reference of ${item.length} bytes is neither empty nor a 32-byte hash`);
-  return { kind: 'hash', hash: item, ref: hashRef(item) };
+  return { kind: 'hash', hash: item, ref: refInPlace(item) };
 }
 
 function nodeFromItem(item: RlpItem): Exclude<TrieNode, HashNode> {

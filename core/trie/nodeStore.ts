@@ -16,6 +16,11 @@ export interface TrieNodeStore {
   getNode(hash: Uint8Array): Uint8Array | undefined;
   /** Stores nodes (idempotent: a hash always names the same bytes). */
   putNodes(nodes: readonly TrieNodeWrite[]): void;
+  /**
+   * True when `getNode` only returns bytes whose keccak256 is the hash asked for (the store checked what it read from
+   * disk and keeps nothing else): the trie then skips its own check, a keccak per node loaded.
+   */
+  readonly verifiesNodes?: boolean;
 }
 
 /** In-memory node store for tests, proofs, ordered roots and genesis building. */

@@ -25,6 +25,8 @@ export class Trie {
   #root: TrieNode | undefined;
   /** Hashed nodes produced since the last commit, written by the next `commit()`. */
   #pending: TrieNodeWrite[] = [];
+  /** Encoded bytes of the nodes decoded or hashed since the last `prune` (what the decoded trie has grown by). */
+  #residentBytes = 0;
   readonly #resolve: Resolve;
 
   /** Opens the trie at `root` (a committed root hash in `store`); the empty root or none gives an empty trie. */
@@ -40,8 +42,39 @@ export class Trie {
       throw new TrieError('TRIE_MISSING_NODE', `trie: node ${Buffer.from(node.hash).toString('hex')} is missing from the node store`, {
         hash: node.hash,
       });
-    if (!equalBytes(keccak256(encoded), node.hash)) throw new TrieError('TRIE_BAD_NODE', 'trie: stored node does not match its hash');
-    return decodeNode(encoded, node.hash) as Exclude<TrieNode, HashNode>;
+    if (!this.store.verifiesNodes && !equalBytes(keccak256(encoded), node.hash))
+      throw new TrieError('TRIE_BAD_NODE', 'trie: stored node does not match its hash');
+    this.#residentBytes += encoded.length;
+    return decodeNode(encoded, node.hash, node.ref) as Exclude<TrieNode, HashNode>;
+  }
+
+  /** Encoded bytes of the nodes decoded or hashed since the trie was opened or last pruned (a memory estimate). */
+  get residentBytes(): number {
+    return this.#residentBytes;
+  }
+
+  /**
+   * Forgets the decoded nodes below `keepDepth` levels (the root is level 0): each becomes a hash node again, read
+   * from the store when a later change reaches it. Call after `commit` (uncommitted nodes have no hash to fall back
+   * to and are kept). A long-lived trie (the head state's) would otherwise keep every path it ever touched decoded.
+   */
+  prune(keepDepth: number): void {
+    const shrink = (node: TrieNode, depth: number): TrieNode => {
+      const n = node.kind === 'hash' ? node.resolved : node;
+      if (n === undefined) return node;
+      const ref = n.ref;
+      if (ref === undefined) return node; // not committed: only the decoded node holds it
+      if (depth >= keepDepth && ref.length === 33) return { kind: 'hash', hash: ref.subarray(1), ref };
+      if (n.kind === 'branch') {
+        for (let i = 0; i < 16; i++) {
+          const c = n.children[i];
+          if (c !== undefined) n.children[i] = shrink(c, depth + 1);
+        }
+      } else if (n.kind === 'ext') n.child = shrink(n.child, depth + 1);
+      return node;
+    };
+    if (this.#root) this.#root = shrink(this.#root, 0);
+    this.#residentBytes = 0;
   }
 
   /** The value stored under `key`, or undefined. */
@@ -85,7 +118,10 @@ export class Trie {
 
   /** The current root hash; hashes dirty nodes and queues them for the next `commit`. */
   root(): Uint8Array {
-    return rootHashOf(this.#root, (hash, encoded) => this.#pending.push({ hash, encoded }));
+    return rootHashOf(this.#root, (hash, encoded) => {
+      this.#pending.push({ hash, encoded });
+      this.#residentBytes += encoded.length;
+    });
   }
 
   /**

@@ -4,7 +4,7 @@
  * histogram and the import counters), read as differences between two scrapes so start-up does not count.
  */
 import { call } from '../rpc/client.ts';
-import type { NodeProcess } from './process.ts';
+import type { NodeProcess, ProcMemory } from './process.ts';
 
 /** One timed call. */
 export interface Sample {
@@ -51,14 +51,45 @@ export function startRpcProbe(url: string, address: string, gapMs: number, onHea
   };
 }
 
-/** Samples `proc`'s RSS every `everyMs` (MB, with the time of each sample). */
-export function startRssSampler(proc: NodeProcess, everyMs: number): { samples: { at: number; mb: number }[]; stop(): void } {
-  const samples: { at: number; mb: number }[] = [];
+/** One memory sample of a node process (MB, /proc/PID/status) with its time. */
+export type MemorySample = ProcMemory & { at: number };
+
+/** Samples `proc`'s memory every `everyMs`. */
+export function startMemorySampler(proc: NodeProcess, everyMs: number): { samples: MemorySample[]; stop(): void } {
+  const samples: MemorySample[] = [];
   const timer = setInterval(() => {
-    const mb = proc.rssMb();
-    if (Number.isFinite(mb)) samples.push({ at: performance.now(), mb });
+    const m = proc.memory();
+    if (m !== undefined) samples.push({ ...m, at: performance.now() });
   }, everyMs);
   return { samples, stop: () => clearInterval(timer) };
+}
+
+/** Memory of one phase: the median of each figure over `samples` (VmHWM: the last), and the largest VmRSS. */
+export interface PhaseMemory {
+  vmRss: number;
+  rssAnon: number;
+  rssFile: number;
+  /** The process's high-water mark at the end of the phase. */
+  vmHwm: number;
+  maxVmRss: number;
+  samples: number;
+}
+
+/** Summarizes the samples taken in [from, to]. */
+export function phaseMemory(samples: readonly MemorySample[], from: number, to: number): PhaseMemory {
+  const inPhase = samples.filter((s) => s.at >= from && s.at <= to);
+  const median = (pick: (s: MemorySample) => number): number => {
+    const xs = inPhase.map(pick).sort((a, b) => a - b);
+    return xs.length === 0 ? NaN : (xs[Math.floor(xs.length / 2)] as number);
+  };
+  return {
+    vmRss: median((s) => s.vmRss),
+    rssAnon: median((s) => s.rssAnon),
+    rssFile: median((s) => s.rssFile),
+    vmHwm: inPhase[inPhase.length - 1]?.vmHwm ?? NaN,
+    maxVmRss: Math.max(0, ...inPhase.map((s) => s.vmRss)),
+    samples: inPhase.length,
+  };
 }
 
 /** `/metrics` as series → value, labels kept in the key (`xone_loop_lag_seconds_bucket{le="0.05"}`). */

@@ -29,7 +29,30 @@ export interface NodeProcess {
   stderrTail(): string;
   /** Resident set size in MB (VmRSS), or NaN once the process is gone. */
   rssMb(): number;
+  /** VmRSS, RssAnon, RssFile and VmHWM in MB from /proc/PID/status, or undefined once the process is gone. */
+  memory(): ProcMemory | undefined;
   stop(): Promise<void>;
+}
+
+/** Memory figures of a process from /proc/PID/status, MB. */
+export interface ProcMemory {
+  vmRss: number;
+  rssAnon: number;
+  rssFile: number;
+  vmHwm: number;
+}
+
+/** Reads `ProcMemory` of `pid` (undefined when the process is gone or /proc is not there). */
+export function procMemory(pid: number): ProcMemory | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const mb = (name: string): number => Math.round(kb(name) / 102.4) / 10;
+  return { vmRss: mb('VmRSS'), rssAnon: mb('RssAnon'), rssFile: mb('RssFile'), vmHwm: mb('VmHWM') };
 }
 
 /** A free TCP port on 127.0.0.1 (bound and released), so the bench knows a node's URL before it logs it. */
@@ -92,14 +115,8 @@ export async function startNode(name: string, args: string[], readyMsg = 'node s
     lines,
     waitForLine,
     stderrTail: () => tail,
-    rssMb: () => {
-      try {
-        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-        return m ? Number(m[1]) / 1024 : NaN;
-      } catch {
-        return NaN;
-      }
-    },
+    rssMb: () => procMemory(pid)?.vmRss ?? NaN,
+    memory: () => procMemory(pid),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

@@ -8,7 +8,20 @@ import { join } from 'node:path';
 import { summarize } from '../store/stats.ts';
 import type { PrebuiltChain } from './chain.ts';
 import { startNode } from './process.ts';
-import { highestBucket, histogramDelta, histogramQuantile, scrapeMetrics, startRpcProbe, startRssSampler, type Sample } from './probes.ts';
+import {
+  highestBucket,
+  histogramDelta,
+  histogramQuantile,
+  phaseMemory,
+  scrapeMetrics,
+  startMemorySampler,
+  startRpcProbe,
+  type PhaseMemory,
+  type Sample,
+} from './probes.ts';
+
+/** How long the follower is watched at the head after the import (its idle memory: the last half of it counts). */
+const IDLE_MS = 12_000;
 
 /** Figures of one follow run. */
 export interface FollowFigures {
@@ -28,6 +41,11 @@ export interface FollowFigures {
     stallLines: number;
   };
   rssMb: { steady: number; max: number; samples: number };
+  /**
+   * /proc/PID/status per phase (MB): `start` when following begins, `importing` over the second half of the import
+   * (medians; `maxVmRss` over all of it), `idle` over the last half of IDLE_MS at the head.
+   */
+  memory: { start: PhaseMemory; importing: PhaseMemory & { maxVmRssWholeImport: number }; idle: PhaseMemory };
   rpc: Record<'eth_blockNumber' | 'eth_getBalance', { n: number; p50: number; p99: number; max: number; errors: number }>;
   counters: { importBlocks: number; importTxs: number; importGas: number };
 }
@@ -58,7 +76,7 @@ export async function runFollower(
     let t1 = NaN;
     let done: () => void = () => {};
     const reached = new Promise<void>((resolve) => (done = resolve));
-    const rss = startRssSampler(node, 200);
+    const rss = startMemorySampler(node, 200);
     const probe = startRpcProbe(node.url, chain.probeAddress, 5, (head, at) => {
       if (head >= chain.blocks && Number.isNaN(t1)) {
         t1 = at;
@@ -79,6 +97,8 @@ export async function runFollower(
       throw new Error(exited);
     }
     const samples = (await probe.stop()).filter((s) => s.at >= t0 && s.at <= (Number.isNaN(t1) ? Infinity : t1));
+    const idleFrom = performance.now();
+    await new Promise((r) => setTimeout(r, IDLE_MS));
     rss.stop();
     const m1 = await scrapeMetrics(node.url);
     const end = Number.isNaN(t1) ? performance.now() : t1;
@@ -87,7 +107,8 @@ export async function runFollower(
     const stalls = node.lines.filter((l) => l.msg.startsWith('event loop stall') && l.at >= t0 && l.at <= end + 200);
     const loggedMax = Math.max(0, ...stalls.map((l) => Number(l.lag_ms)));
     const mid = t0 + (end - t0) / 2;
-    const steady = rss.samples.filter((s) => s.at >= mid && s.at <= end).map((s) => s.mb);
+    const steady = rss.samples.filter((s) => s.at >= mid && s.at <= end).map((s) => s.vmRss);
+    const importing = phaseMemory(rss.samples, mid, end);
     return {
       recoveryWorkers: recoveryWorkers ?? 'default',
       reachedHead: !Number.isNaN(t1),
@@ -103,7 +124,16 @@ export async function runFollower(
         probeWakes: lag[lag.length - 1]?.count ?? 0,
         stallLines: stalls.length,
       },
-      rssMb: { steady: r1(summarize(steady).p50), max: r1(Math.max(0, ...rss.samples.map((s) => s.mb))), samples: steady.length },
+      rssMb: {
+        steady: r1(summarize(steady).p50),
+        max: r1(Math.max(0, ...rss.samples.filter((s) => s.at <= end).map((s) => s.vmRss))),
+        samples: steady.length,
+      },
+      memory: {
+        start: phaseMemory(rss.samples, t0, t0 + 1_000),
+        importing: { ...importing, maxVmRssWholeImport: phaseMemory(rss.samples, t0, end).maxVmRss },
+        idle: phaseMemory(rss.samples, idleFrom + IDLE_MS / 2, idleFrom + IDLE_MS),
+      },
       rpc: { eth_blockNumber: latency(samples, 'eth_blockNumber'), eth_getBalance: latency(samples, 'eth_getBalance') },
       counters: {
         importBlocks: m1.get('xone_import_blocks_total') ?? 0,

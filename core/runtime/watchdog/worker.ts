@@ -8,11 +8,13 @@
 import { parentPort } from 'node:worker_threads';
 import { createLogger } from '../../log/pinoLogger.ts';
 import { terminalDestination } from '../../log/terminalLines.ts';
+import { startHeapDiag } from '../heapDiag.ts';
 import { SharedHeartbeat, sharedClockUs } from '../heartbeat.ts';
 import { tsWorkerData } from '../spawnTsWorker.ts';
 import { WatchdogMonitor } from './monitor.ts';
 import type { WatchdogMessage, WatchdogWorkerData } from './types.ts';
 
+startHeapDiag('watchdog');
 const data = tsWorkerData<WatchdogWorkerData>();
 const log = createLogger({
   destination: data.logFormat === 'terminal' ? terminalDestination(data.logFd) : data.logFd,

@@ -54,6 +54,24 @@ export class HashMap<V> {
     this.count++;
   }
 
+  delete(hash: Uint8Array): boolean {
+    const k = bucketOf(hash);
+    const b = this.buckets.get(k);
+    if (b === undefined) return false;
+    if (!Array.isArray(b)) {
+      if (!equalBytes(b.hash, hash)) return false;
+      this.buckets.delete(k);
+      this.count--;
+      return true;
+    }
+    const i = b.findIndex((e) => equalBytes(e.hash, hash));
+    if (i < 0) return false;
+    b.splice(i, 1);
+    if (b.length === 1) this.buckets.set(k, b[0] as Entry<V>);
+    this.count--;
+    return true;
+  }
+
   clear(): void {
     this.buckets.clear();
     this.count = 0;

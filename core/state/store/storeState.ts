@@ -12,18 +12,27 @@ import { bytesOfKey, keyOf } from '../keys.ts';
 import { SqliteNodeStore } from './sqliteNodeStore.ts';
 import { ChunkedInsert } from './chunkedInsert.ts';
 import type { EncodedAccount } from '../stateRoot.ts';
+import { GenerationalCache } from './generationalCache.ts';
 
 const EMPTY = new Uint8Array(0);
-/** Accounts kept decoded between blocks (senders recur block after block); cleared wholesale past this size. */
-const ACCOUNT_CACHE_LIMIT = 500_000;
-/** Storage values kept between blocks (a token's balance slots recur); cleared wholesale past this many slots. */
-const SLOT_CACHE_LIMIT = 1_000_000;
+/**
+ * Bytes of decoded accounts kept between blocks (senders recur block after block). An entry is its hex key, the
+ * decoded record (two bigints, two hashes) and its RLP: measured at ~410 bytes (70k accounts held 28.6 MB).
+ */
+export const ACCOUNT_CACHE_BYTES = 8 << 20;
+const ACCOUNT_ENTRY_BYTES = 420;
+/** Bytes of storage values kept between blocks (a token's balance slots recur): key of 104 hex chars and the value. */
+export const SLOT_CACHE_BYTES = 4 << 20;
+const SLOT_ENTRY_OVERHEAD = 260;
 
 /**
- * Buffered trie nodes or account rows past which an accepted block writes the batch so far (memory bound of a long
- * batch: ~64k nodes of ~150-500 bytes each).
+ * Estimated bytes of buffered trie nodes and account rows past which an accepted block writes the batch so far: the
+ * batch's memory bound (decision 0025 writes them once per batch; a 128-block batch of full blocks would otherwise
+ * hold ~100 MB of them). Nodes of intermediate states written early are the cost: measured in BENCHMARKS.md (Follow).
  */
-const BATCH_FLUSH_ITEMS = 65_536;
+export const BATCH_FLUSH_BYTES = 8 << 20;
+/** A batch's account row: the map entry; the record itself is shared with the account cache. */
+const BATCH_ROW_BYTES = 120;
 
 /** The chain store's batch seam as this class needs it (`ChainStore.addBatchHook`; see `attach`). */
 export interface BatchSource {
@@ -38,10 +47,17 @@ type Stmt<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 /** Current state over SQLite; also writes change sets (see history.ts for reads at older blocks). */
 export class StoreState implements StateBackend {
   readonly nodes: SqliteNodeStore;
-  private readonly accounts = new Map<string, CachedAccount>();
-  /** Committed slot values by address key, then slot key (EMPTY = known zero); kept in step by `applyChanges`. */
-  private readonly slots = new Map<string, Map<string, Uint8Array>>();
-  private slotCount = 0;
+  private readonly accounts = new GenerationalCache<string, CachedAccount>(
+    ACCOUNT_CACHE_BYTES,
+    () => ACCOUNT_ENTRY_BYTES,
+    () => new Map(),
+  );
+  /** Committed slot values by address key + slot key (EMPTY = known zero); kept in step by `applyChanges`. */
+  private readonly slots = new GenerationalCache<string, Uint8Array>(
+    SLOT_CACHE_BYTES,
+    (_key, value) => value.length + SLOT_ENTRY_OVERHEAD,
+    () => new Map(),
+  );
   /** Multi-row writers for the two tables a block writes a row per touched account into. */
   private readonly accountRows: ChunkedInsert;
   private readonly accountChangeRows: ChunkedInsert;
@@ -114,7 +130,6 @@ export class StoreState implements StateBackend {
   }
 
   private remember(key: string, entry: CachedAccount): void {
-    if (this.accounts.size >= ACCOUNT_CACHE_LIMIT) this.accounts.clear();
     this.accounts.set(key, entry);
   }
 
@@ -127,34 +142,18 @@ export class StoreState implements StateBackend {
     this.stagedRoot = undefined;
     this.accounts.clear();
     this.slots.clear();
-    this.slotCount = 0;
     this.accountRows.discard();
     this.accountChangeRows.discard();
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    const addrKey = keyOf(address);
-    const slotKey = keyOf(slot);
-    const hit = this.slots.get(addrKey)?.get(slotKey);
+    const key = keyOf(address) + keyOf(slot);
+    const hit = this.slots.get(key);
     if (hit !== undefined) return hit;
     const row = this.s.storage.get(address, slot);
     const value = row === undefined ? EMPTY : new Uint8Array(row.value);
-    this.rememberSlot(addrKey, slotKey, value);
+    this.slots.set(key, value);
     return value;
-  }
-
-  private rememberSlot(addrKey: string, slotKey: string, value: Uint8Array): void {
-    if (this.slotCount >= SLOT_CACHE_LIMIT) {
-      this.slots.clear();
-      this.slotCount = 0;
-    }
-    let bySlot = this.slots.get(addrKey);
-    if (bySlot === undefined) {
-      bySlot = new Map();
-      this.slots.set(addrKey, bySlot);
-    }
-    if (!bySlot.has(slotKey)) this.slotCount++;
-    bySlot.set(slotKey, value);
   }
 
   getCode(codeHash: Uint8Array): Uint8Array | undefined {
@@ -204,7 +203,7 @@ export class StoreState implements StateBackend {
     this.acceptedRoot = this.stagedRoot;
     this.stagedRoot = undefined;
     // Inside the batch transaction, outside any block savepoint: these rows survive a later block's rollback.
-    if (this.db.inTransaction && (this.nodes.pendingCount >= BATCH_FLUSH_ITEMS || this.batch.size >= BATCH_FLUSH_ITEMS)) this.writeBatch();
+    if (this.db.inTransaction && this.nodes.pendingSize + this.batch.size * BATCH_ROW_BYTES >= BATCH_FLUSH_BYTES) this.writeBatch();
   }
 
   /** Writes the batch's account rows and the trie nodes of its last accepted root; runs inside the open transaction. */
@@ -268,17 +267,15 @@ export class StoreState implements StateBackend {
     encoded: ReadonlyMap<string, EncodedAccount> | undefined,
     defer: boolean,
   ): void {
-    for (const addrKey of changes.storageCleared) {
-      this.s.clearStorage.run(bytesOfKey(addrKey));
-      this.slotCount -= this.slots.get(addrKey)?.size ?? 0;
-      this.slots.delete(addrKey);
-    }
+    for (const addrKey of changes.storageCleared) this.s.clearStorage.run(bytesOfKey(addrKey));
+    // Rare (a self-destruct, a create over an address with storage): forget every cached slot rather than index them by address.
+    if (changes.storageCleared.size > 0) this.slots.clear();
     for (const [addrKey, slots] of changes.storage) {
       const address = bytesOfKey(addrKey);
       for (const [slotKey, value] of slots) {
         if (value.length === 0) this.s.delStorage.run(address, bytesOfKey(slotKey));
         else this.s.putStorage.run(address, bytesOfKey(slotKey), value);
-        this.rememberSlot(addrKey, slotKey, value.length === 0 ? EMPTY : value);
+        this.slots.set(addrKey + slotKey, value.length === 0 ? EMPTY : value);
       }
     }
     const written = new Set<string>();
