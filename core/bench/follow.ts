@@ -114,7 +114,7 @@ for (const f of runs) {
   const rpc = `eth_blockNumber p50/p99 ${f.rpc.eth_blockNumber.p50}/${f.rpc.eth_blockNumber.p99} ms, eth_getBalance ${f.rpc.eth_getBalance.p50}/${f.rpc.eth_getBalance.p99} ms`;
   process.stderr.write(
     `follow (recovery workers ${f.recoveryWorkers}): ${f.txPerSec} tx/s, ${f.blocksPerSec} blocks/s (x${ratio(f.txPerSec, ANCHORS.gethXdcTxPerSec)} geth-XDC), ` +
-      `longest stall ${f.loop.longestStallMs} ms, p99 lag ${f.loop.p99LagMs} ms, RSS importing ${f.memory.importing.vmRss} MB ` +
+      `${f.cpu.txPerCpuSec} tx per CPU-s, longest stall ${f.loop.longestStallMs} ms, p99 lag ${f.loop.p99LagMs} ms, RSS importing ${f.memory.importing.vmRss} MB ` +
       `(anon ${f.memory.importing.rssAnon}, file ${f.memory.importing.rssFile}, max ${f.memory.importing.maxVmRssWholeImport}), idle ${f.memory.idle.vmRss} MB, ` +
       `HWM ${f.memory.idle.vmHwm} MB, ${rpc} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'})\n`,
   );

@@ -133,6 +133,8 @@ export class ChainService {
   private readonly signerAddress: Uint8Array | undefined;
   /** Follower import's sender recovery (the chain thread's pool): the next block's senders are recovered ahead. */
   senderRecovery: SenderRecovery | undefined;
+  /** Called after each imported block (the chain thread's heap guard: a batch is one request of up to 128 blocks). */
+  afterBlock: (() => void) | undefined;
 
   private readonly chain: ChainImporter;
 
@@ -344,6 +346,7 @@ export class ChainService {
         }
         added.forEach((a, i) => out.push({ ...this.update(a, true, tds[i]), ...(i === 0 ? { reorg: { ancestor, dropped } } : {}) }));
       }
+      this.afterBlock?.();
     }
     return out;
   }

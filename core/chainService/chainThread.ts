@@ -6,6 +6,7 @@
 import type { Worker } from 'node:worker_threads';
 import { XoneError } from '../errors.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
+import { exposeGcToNewThreads } from '../runtime/heapGuard.ts';
 import { spawnTsWorker, waitForReady } from '../runtime/spawnTsWorker.ts';
 import type { ChainServiceOptions } from './chainService.ts';
 import { unpackUpdates, type PackedHeadUpdate } from './packedUpdates.ts';
@@ -22,6 +23,7 @@ export class ChainThread implements Async<ChainApi> {
 
   async init(): Promise<void> {
     startHeapDiag('main');
+    exposeGcToNewThreads(); // the chain thread's heap guard
     const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), this.options, { name: 'xone-chain' });
     this.worker = worker;
     await waitForReady(worker, 120_000);

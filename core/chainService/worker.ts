@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { XoneError } from '../errors.ts';
 import { createSenderRecovery, type SenderRecovery } from '../runtime/recovery/index.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
+import { startHeapGuard } from '../runtime/heapGuard.ts';
 import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
 import { ChainService, type HeadUpdate } from './chainService.ts';
 import { packUpdates } from './packedUpdates.ts';
@@ -16,13 +17,21 @@ import type { ChainReply, ChainRequest, ChainWorkerData } from './types.ts';
 const port = parentPort;
 if (!port) throw new Error('chain worker: no parent port');
 startHeapDiag('chain');
+/**
+ * The chain thread's heap beyond its bounded caches is one block's working set and the open batch: past this, a GC is
+ * asked for (heapGuard.ts), and once after 2 s without work so an idle follower gives back its import-time heap.
+ */
+const CHAIN_HEAP_SOFT_LIMIT = 96 << 20;
+const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_000 });
 
 let service: ChainService;
 let recovery: SenderRecovery | undefined;
 try {
   const data = tsWorkerData<ChainWorkerData>();
   service = ChainService.open(data);
-  if (data.recoveryWorkers) service.senderRecovery = recovery = await createSenderRecovery({ workers: data.recoveryWorkers });
+  service.afterBlock = guard.afterWork;
+  if (data.recoveryWorkers)
+    service.senderRecovery = recovery = await createSenderRecovery({ workers: data.recoveryWorkers, onDemand: true });
   port.postMessage({ type: 'ready' });
 } catch (err) {
   port.postMessage({ type: 'ready', error: (err as Error).message });
@@ -58,5 +67,6 @@ port.on('message', (msg: ChainRequest | { type: 'close' }) => {
       };
     }
     port.postMessage(reply);
+    guard.afterWork();
   });
 });

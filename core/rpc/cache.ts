@@ -1,9 +1,11 @@
 import { RawJson } from './json.ts';
 
 /**
- * LRU of JSON encodings of recent blocks and receipt lists, bounded by entries and by total characters. A block
- * is encoded once (when produced/imported or first asked for) and every later answer splices the stored text, so a
- * full 1,428-transaction block costs a map lookup and a string concatenation instead of an encode.
+ * LRU of JSON encodings of recent blocks and receipt lists, bounded by entries and by bytes. A block is encoded once
+ * (when produced/imported or first asked for) and every later answer splices the stored text, so a full
+ * 1,428-transaction block costs a map lookup and a string concatenation instead of an encode. An entry is counted
+ * twice its length: the text (one byte per character, JSON being ASCII) and the UTF-8 copy its RawJson keeps once it
+ * was written to a socket.
  */
 export class EncodingCache {
   /** Entries as RawJson, so one instance (and its UTF-8 bytes, once made) serves every reader of an entry. */
@@ -12,7 +14,7 @@ export class EncodingCache {
 
   constructor(
     private readonly maxEntries: number,
-    private readonly maxChars: number,
+    private readonly maxBytes: number,
   ) {}
 
   get(key: string): string | undefined {
@@ -32,18 +34,18 @@ export class EncodingCache {
 
   set(key: string, json: string): RawJson {
     const raw = new RawJson(json);
-    if (json.length > this.maxChars) return raw;
+    if (bytesOf(raw) > this.maxBytes) return raw;
     const old = this.map.get(key);
     if (old !== undefined) {
-      this.size -= old.json.length;
+      this.size -= bytesOf(old);
       this.map.delete(key);
     }
     this.map.set(key, raw);
-    this.size += json.length;
-    while (this.map.size > this.maxEntries || this.size > this.maxChars) {
+    this.size += bytesOf(raw);
+    while (this.map.size > this.maxEntries || this.size > this.maxBytes) {
       const [k, v] = this.map.entries().next().value as [string, RawJson];
       this.map.delete(k);
-      this.size -= v.json.length;
+      this.size -= bytesOf(v);
     }
     return raw;
   }
@@ -68,6 +70,9 @@ export class EncodingCache {
     return this.map.size;
   }
 }
+
+/** What an entry may keep alive: its text and the UTF-8 copy of it. */
+const bytesOf = (raw: RawJson): number => raw.json.length * 2;
 
 /** Cache key of a block's JSON (by hash hex and transaction detail). */
 export const blockKey = (hashHex: string, fullTx: boolean): string => (fullTx ? 'bf' : 'bh') + hashHex;

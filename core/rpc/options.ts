@@ -54,7 +54,10 @@ export interface RpcOptions {
   rateLimit?: RateLimitOptions;
   /** /health: head older than this is "lagging". */
   maxHeadAgeSeconds: number;
-  /** Recent block/receipt JSON encodings kept (entries) and their total size. */
+  /**
+   * Recent block/receipt JSON encodings kept (entries) and the bytes they may hold (text and UTF-8 copy: a full
+   * 1,428-transaction block with its transactions is ~1.4 MB of JSON, 2.8 MB in the cache).
+   */
   encodingCacheEntries: number;
   encodingCacheBytes: number;
   /** web3_clientVersion answer. */
@@ -82,7 +85,7 @@ export const defaultRpcOptions: RpcOptions = {
   dev: false,
   maxHeadAgeSeconds: 60,
   encodingCacheEntries: 128,
-  encodingCacheBytes: 128 * 1024 * 1024,
+  encodingCacheBytes: 16 * 1024 * 1024,
   clientVersion: 'xone',
 };
 

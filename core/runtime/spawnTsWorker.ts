@@ -12,6 +12,13 @@ interface BootstrapData<T> {
   data: T;
 }
 
+/**
+ * Heap limits of the threads that do small, steady work (the recovery workers, the watchdog): V8's default young
+ * generation (up to 16 MB per semi-space) is sized for throughput and is most of such a thread's memory (8.4 of 16.5
+ * MB committed in a recovery worker during a follower batch). 4 MB keeps scavenges cheap for their few live objects.
+ */
+export const SMALL_THREAD_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
 /** Options passed through to `new Worker` (except `workerData`, which `spawnTsWorker` owns). */
 export type SpawnTsWorkerOptions = Omit<WorkerOptions, 'workerData' | 'eval'>;
 

@@ -72,7 +72,7 @@ describe('params', () => {
     expect(encodeJson([new RawJson('{"a":1}'), { b: new RawJson('[2]'), c: undefined }])).toBe('[{"a":1},{"b":[2]}]');
     expect(exceedsDepth('[[["[[[[[["]]]', 3)).toBe(false);
     expect(exceedsDepth('[[[[1]]]]', 3)).toBe(true);
-    const cache = new EncodingCache(2, 10);
+    const cache = new EncodingCache(2, 20); // bytes: text and its UTF-8 copy, 2 per character
     cache.set('a', '1234');
     cache.set('b', '1234');
     cache.get('a');

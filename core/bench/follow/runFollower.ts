@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarize } from '../store/stats.ts';
+import { cpuMs } from '../rpc/processCpu.ts';
 import type { PrebuiltChain } from './chain.ts';
 import { startNode } from './process.ts';
 import {
@@ -31,6 +32,8 @@ export interface FollowFigures {
   txPerSec: number;
   blocksPerSec: number;
   mgasPerSec: number;
+  /** The follower process's CPU (user + system, all threads) during the import, and transfers per CPU-second. */
+  cpu: { seconds: number; txPerCpuSec: number };
   loop: {
     /** Longest lateness of the follower's 50 ms loop probe during the import, ms (see `longestStallSource`). */
     longestStallMs: number;
@@ -73,6 +76,8 @@ export async function runFollower(
   try {
     const t0 = (await node.waitForLine('Following peers', 10_000)).at;
     const m0 = await scrapeMetrics(node.url);
+    const cpu0 = cpuMs([node.pid]);
+    let cpu1 = NaN;
     let t1 = NaN;
     let done: () => void = () => {};
     const reached = new Promise<void>((resolve) => (done = resolve));
@@ -80,6 +85,7 @@ export async function runFollower(
     const probe = startRpcProbe(node.url, chain.probeAddress, 5, (head, at) => {
       if (head >= chain.blocks && Number.isNaN(t1)) {
         t1 = at;
+        cpu1 = cpuMs([node.pid]);
         done();
       }
     });
@@ -116,6 +122,7 @@ export async function runFollower(
       txPerSec: Math.round(chain.txs / seconds),
       blocksPerSec: r1(chain.blocks / seconds),
       mgasPerSec: r1(Number(chain.gas) / 1e6 / seconds),
+      cpu: { seconds: r1((cpu1 - cpu0) / 1000), txPerCpuSec: Math.round(chain.txs / ((cpu1 - cpu0) / 1000)) },
       loop: {
         longestStallMs: stalls.length > 0 ? loggedMax : highestBucket(lag) * 1000,
         longestStallSource: stalls.length > 0 ? 'stall log line' : 'histogram bucket bound',

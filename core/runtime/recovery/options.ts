@@ -8,6 +8,14 @@ export interface RecoveryPoolOptions {
   inlineBelow?: number;
   /** secp256k1 backend preference for the workers ('native' | 'noble'; default automatic). */
   backend?: string;
+  /**
+   * Start the workers only when the first big batch comes (it is recovered in the calling thread while they warm up),
+   * and stop them after `idleStopMs` without a batch: a follower at the head sees small blocks for hours, and each
+   * idle worker holds ~11 MB (an isolate). Default false: `init()` starts them and they stay.
+   */
+  onDemand?: boolean;
+  /** With `onDemand`: ms without a pooled batch after which the workers stop (default 30 s). */
+  idleStopMs?: number;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log/types.ts';
 import type { Gauge, Histogram } from '../../metrics/types.ts';
 import { chooseSecp256k1, type Secp256k1Backend } from '../../primitives/secp256k1/index.ts';
-import { spawnTsWorker, waitForReady } from '../spawnTsWorker.ts';
+import { SMALL_THREAD_LIMITS, spawnTsWorker, waitForReady } from '../spawnTsWorker.ts';
 import { invalidSignature, InThreadSenderRecovery } from './inThread.ts';
 import { DEFAULT_INLINE_BELOW, defaultRecoveryWorkers, type RecoveryPoolOptions } from './options.ts';
 import { checkItems, packItems, recoverPacked, unpackAddresses } from './packed.ts';
@@ -43,9 +43,19 @@ export class RecoveryPool implements SenderRecovery {
   private slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
+  private readonly onDemand: boolean;
+  private readonly idleStopMs: number;
+  private starting: Promise<void> | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    { workers = defaultRecoveryWorkers(), inlineBelow = DEFAULT_INLINE_BELOW, backend }: RecoveryPoolOptions = {},
+    {
+      workers = defaultRecoveryWorkers(),
+      inlineBelow = DEFAULT_INLINE_BELOW,
+      backend,
+      onDemand = false,
+      idleStopMs = 30_000,
+    }: RecoveryPoolOptions = {},
     private readonly deps: RecoveryPoolDeps = {},
   ) {
     if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`recovery workers must be an integer >= 1, got ${workers}`);
@@ -54,19 +64,33 @@ export class RecoveryPool implements SenderRecovery {
     this.backendPreference = backend;
     this.fallbackBackend = chooseSecp256k1(backend);
     this.inThread = new InThreadSenderRecovery(this.fallbackBackend, deps.metrics);
+    this.onDemand = onDemand;
+    this.idleStopMs = idleStopMs;
   }
 
-  /** Starts the workers and waits until each has recovered its warm-up signature. */
+  /**
+   * Starts the workers and waits until each has recovered its warm-up signature. On demand (`onDemand`), this only
+   * checks that a worker starts, and stops it again: the first big batch starts them.
+   */
   async init(): Promise<void> {
+    await this.start();
+    if (this.onDemand) this.stopWorkers();
+  }
+
+  private async start(): Promise<void> {
     const data: RecoveryWorkerData = { backend: this.backendPreference };
     const workers = Array.from({ length: this.size }, (_, i) =>
-      spawnTsWorker(new URL('./worker.ts', import.meta.url), data, { name: `xone-recovery-${i}` }),
+      spawnTsWorker(new URL('./worker.ts', import.meta.url), data, { name: `xone-recovery-${i}`, resourceLimits: SMALL_THREAD_LIMITS }),
     );
     try {
       await Promise.all(workers.map((w) => waitForReady(w)));
     } catch (err) {
       await Promise.all(workers.map((w) => w.terminate()));
       throw new SenderRecoveryError('RECOVERY_WORKER_FAILED', `recovery worker failed to start: ${(err as Error).message}`);
+    }
+    if (this.closed) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      return;
     }
     for (const worker of workers) {
       const slot: Slot = { worker, inFlight: new Map(), items: 0 };
@@ -85,7 +109,10 @@ export class RecoveryPool implements SenderRecovery {
 
   async recover(items: readonly RecoveryItem[]): Promise<Uint8Array[]> {
     if (this.closed) throw new SenderRecoveryError('RECOVERY_CLOSED', 'sender recovery pool is closed');
+    if (items.length >= this.inlineBelow && this.slots.length === 0 && this.onDemand) this.startInBackground();
     if (items.length < this.inlineBelow || this.slots.length === 0) return this.inThread.recoverSync(items);
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     checkItems(items);
     const stop = this.deps.metrics?.recoverySeconds.startTimer();
     const chunkSize = Math.ceil(items.length / this.slots.length);
@@ -93,6 +120,7 @@ export class RecoveryPool implements SenderRecovery {
     for (let start = 0; start < items.length; start += chunkSize) chunks.push(this.dispatch(items.slice(start, start + chunkSize)));
     const results = await Promise.all(chunks);
     stop?.();
+    this.armIdleStop();
     const out: Uint8Array[] = [];
     for (let c = 0; c < results.length; c++) {
       const { addresses, failedIndex, failure } = results[c];
@@ -105,10 +133,42 @@ export class RecoveryPool implements SenderRecovery {
   /** Stops the workers; later `recover()` calls reject with RECOVERY_CLOSED. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    await this.starting?.catch(() => {});
     const slots = this.slots;
     this.slots = [];
     for (const slot of slots) this.runInline(slot); // answer callers still waiting, then stop
     await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  /** On demand: starts the workers without waiting; batches run in the calling thread until they are ready. */
+  private startInBackground(): void {
+    if (this.starting !== undefined || this.closed) return;
+    this.starting = this.start()
+      .catch((err: Error) => this.deps.logger?.error('recovery workers failed to start; recovering in the calling thread', { why: err.message }))
+      .finally(() => (this.starting = undefined));
+  }
+
+  /** After a pooled batch, on demand: the workers stop once no batch came for `idleStopMs`. */
+  private armIdleStop(): void {
+    if (!this.onDemand || this.closed) return;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.slots.every((s) => s.inFlight.size === 0)) this.stopWorkers();
+    }, this.idleStopMs);
+    this.idleTimer.unref();
+  }
+
+  /** Stops idle workers on purpose (their exit is not a failure). */
+  private stopWorkers(): void {
+    const slots = this.slots;
+    this.slots = [];
+    for (const slot of slots) {
+      slot.worker.removeAllListeners('exit');
+      slot.worker.removeAllListeners('error');
+      void slot.worker.terminate();
+    }
   }
 
   private dispatch(items: readonly RecoveryItem[]): Promise<RecoveryResponse> {

@@ -6,7 +6,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { LogLevel } from '../../log/types.ts';
 import { SharedHeartbeat } from '../heartbeat.ts';
-import { spawnTsWorker, waitForReady } from '../spawnTsWorker.ts';
+import { SMALL_THREAD_LIMITS, spawnTsWorker, waitForReady } from '../spawnTsWorker.ts';
 import { resolveWatchdogOptions, type WatchdogOptions } from './options.ts';
 import type { WatchdogMessage, WatchdogWorkerData } from './types.ts';
 
@@ -49,7 +49,10 @@ export class Watchdog {
       logLevel: this.logLevel,
       logFormat: this.logFormat,
     };
-    const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), data, { name: 'xone-watchdog' });
+    const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), data, {
+      name: 'xone-watchdog',
+      resourceLimits: SMALL_THREAD_LIMITS,
+    });
     this.worker = worker;
     worker.on('message', (msg: WatchdogMessage) => this.listeners.forEach((l) => l(msg)));
     await waitForReady(worker);
