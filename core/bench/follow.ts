@@ -8,7 +8,8 @@
  *
  * Options: `--quick` (8 blocks instead of 48), `--blocks N` (at most 56: full blocks raise the base fee 12.5% each,
  * past the workload's 1,000 gwei fee cap at block 59), `--recovery-workers A[,B...]` (one follower run per value,
- * same producer; default: the node's own default), `--rebuild` (ignore the cached chain). Datadirs live on the repo's
+ * same producer; default: the node's own default), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
+ * follower runs with `--cpu-prof`: one .cpuprofile per thread in DIR, written when it stops). Datadirs live on the repo's
  * disk (.xone/bench/follow, or BENCH_FOLLOW_DIR): /tmp may be tmpfs, where fsync is free.
  */
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,8 @@ const flag = (name: string): string | undefined => {
 };
 const quick = args.includes('--quick');
 const blocks = Number(flag('--blocks') ?? (quick ? 8 : 48));
+const cpuProfDir = flag('--cpu-prof');
+const nodeFlags = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [];
 const workerRuns: (number | undefined)[] = flag('--recovery-workers')?.split(',').map(Number) ?? [undefined];
 if (!Number.isInteger(blocks) || blocks < 1 || blocks > 56) throw new Error(`--blocks must be an integer 1..56, got ${flag('--blocks')}`);
 if (workerRuns.some((w) => w !== undefined && (!Number.isInteger(w) || w < 0)))
@@ -57,7 +60,7 @@ const runs: FollowFigures[] = [];
 try {
   for (const workers of workerRuns) {
     log(`following ${producer.url} (recovery workers: ${workers ?? 'default'})`);
-    const figures = await runFollower(runDir, chain, producer.url, workers, 30 * 60_000);
+    const figures = await runFollower(runDir, chain, producer.url, workers, 30 * 60_000, nodeFlags);
     runs.push(figures);
     log(`${figures.txPerSec} tx/s, longest stall ${figures.loop.longestStallMs} ms, RSS ${figures.rssMb.steady} MB`);
   }

@@ -24,7 +24,12 @@ export class ChainThread implements Async<ChainApi> {
   async init(): Promise<void> {
     startHeapDiag('main');
     exposeGcToNewThreads(); // the chain thread's heap guard
-    const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), this.options, { name: 'xone-chain' });
+    const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), this.options, {
+      name: 'xone-chain',
+      // V8's default young generation (16 MB semi-spaces, 33.6 MB committed) is half of an idle chain thread's heap;
+      // 8 MB semi-spaces cost ~3% import CPU (BENCHMARKS.md, Follow).
+      resourceLimits: { maxYoungGenerationSizeMb: 24 },
+    });
     this.worker = worker;
     await waitForReady(worker, 120_000);
     worker.on('message', (msg: ChainReply | { type: string }) => {

@@ -135,6 +135,23 @@ describe('RecoveryPool faults', () => {
     expect((await errorOf(pool.recover(fixture.items))).code).toBe('RECOVERY_CLOSED');
   });
 
+  it('behavior: on demand, the first big batch starts the workers, and they stop when idle', { timeout: 60_000 }, async () => {
+    const pool = new RecoveryPool({ workers: 2, onDemand: true, idleStopMs: 300 });
+    await pool.init(); // proves a worker starts, then stops it
+    try {
+      expect(pool.liveWorkers()).toBe(0);
+      expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected)); // in this thread, workers starting
+      for (let i = 0; i < 200 && pool.liveWorkers() < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pool.liveWorkers()).toBe(2);
+      expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected)); // through the workers
+      for (let i = 0; i < 100 && pool.liveWorkers() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pool.liveWorkers()).toBe(0);
+      expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('error: a pool of zero workers is refused', () => {
     expect(() => new RecoveryPool({ workers: 0 })).toThrow(RangeError);
   });

@@ -128,3 +128,34 @@ describe('Trie', () => {
     ).toThrow(TrieError);
   });
 });
+
+describe('Trie.prune', () => {
+  it('behavior: a trie pruned after every commit keeps the same roots and values as one that is not', () => {
+    const rand = rng(18);
+    const store = new MemoryNodeStore();
+    const pruned = new Trie(store);
+    const whole = new Trie(new MemoryNodeStore());
+    const model = new Map<string, Uint8Array>();
+    const keys: Uint8Array[] = [];
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 40; i++) {
+        const reuse = keys.length > 0 && rand() < 0.4;
+        const key = reuse ? (keys[Math.floor(rand() * keys.length)] as Uint8Array) : randomBytes(rand, 32, 32);
+        if (!reuse) keys.push(key);
+        const value = rand() < 0.15 ? new Uint8Array(0) : randomBytes(rand, 1, 80);
+        pruned.put(key, value);
+        whole.put(key, value);
+        if (value.length === 0) model.delete(bytesToHex(key));
+        else model.set(bytesToHex(key), value);
+      }
+      const root = pruned.commit();
+      expect(bytesToHex(root)).toBe(bytesToHex(whole.commit()));
+      expect(pruned.residentBytes).toBeGreaterThan(0);
+      pruned.prune(round % 3);
+      expect(pruned.residentBytes).toBe(0);
+      expect(bytesToHex(pruned.root())).toBe(bytesToHex(root));
+    }
+    for (const key of keys) expect(pruned.get(key)).toEqual(model.get(bytesToHex(key)));
+    expect([...pruned.entries()].length).toBe(model.size);
+  });
+});

@@ -64,10 +64,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `xone run ARGS` on a free port and resolves once it logs `readyMsg` (default `node started`). */
-export async function startNode(name: string, args: string[], readyMsg = 'node started', timeoutMs = 120_000): Promise<NodeProcess> {
+/** Starts `node NODEFLAGS xone run ARGS` on a free port and resolves once it logs `readyMsg` (default `node started`). */
+export async function startNode(
+  name: string,
+  args: string[],
+  readyMsg = 'node started',
+  timeoutMs = 120_000,
+  nodeFlags: string[] = [],
+): Promise<NodeProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--http.port', String(port), ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, join(ROOT, 'bin', 'xone.mjs'), 'run', '--http.port', String(port), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: BenchLogLine[] = [];

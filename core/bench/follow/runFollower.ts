@@ -68,11 +68,12 @@ export async function runFollower(
   producerUrl: string,
   recoveryWorkers: number | undefined,
   timeoutMs: number,
+  nodeFlags: string[] = [],
 ): Promise<FollowFigures> {
   const datadir = mkdtempSync(join(root, 'follower-'));
   const args = ['--genesis', chain.genesisFile, '--datadir', datadir, '--peer', producerUrl, '--batch', '128'];
   if (recoveryWorkers !== undefined) args.push('--recovery-workers', String(recoveryWorkers));
-  const node = await startNode('follower', args, 'Following peers');
+  const node = await startNode('follower', args, 'Following peers', 120_000, nodeFlags);
   try {
     const t0 = (await node.waitForLine('Following peers', 10_000)).at;
     const m0 = await scrapeMetrics(node.url);

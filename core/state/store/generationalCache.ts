@@ -1,6 +1,6 @@
 /**
- * A cache bounded by bytes, in two generations: entries go into the young generation; when its estimated bytes reach
- * half the budget it becomes the old one (the previous old generation is dropped whole) and a new young one starts.
+ * A cache bounded by bytes, in two generations: entries go into the young generation; when the next entry would take
+ * its estimated bytes past half the budget it becomes the old one (the previous old generation is dropped whole) and a new young one starts.
  * A hit in the old generation moves the entry back to the young one, so what is read block after block (the upper
  * trie levels, recurring senders) survives every turnover, and what was read once ages out within two. Memory stays
  * under the budget without per-entry bookkeeping (an LRU list would cost an object per entry), and a turnover is
@@ -110,10 +110,12 @@ export class GenerationalCache<K, V> {
     };
   }
 
+  /** Adds to the young generation, turning over first when the entry would take it past half the budget. */
   private add(key: K, value: V): void {
+    const size = this.sizeOf(key, value);
+    if (this.young.size > 0 && (this.youngBytes + size) * 2 > this.budgetBytes) this.turnover();
     this.young.set(key, value);
-    this.youngBytes += this.sizeOf(key, value);
-    if (this.youngBytes * 2 >= this.budgetBytes) this.turnover();
+    this.youngBytes += size;
   }
 
   private turnover(): void {
