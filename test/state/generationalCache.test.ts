@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { GenerationalCache } from '../../core/state/store/generationalCache.ts';
 
-const cache = (budget: number) => new GenerationalCache<string, string>(budget, (_k, v) => v.length, () => new Map());
+const cache = (budget: number) =>
+  new GenerationalCache<string, string>(
+    budget,
+    (_k, v) => v.length,
+    () => new Map(),
+  );
 
 describe('GenerationalCache', () => {
   it('default: entries stay readable until two turnovers pass them by', () => {
@@ -26,7 +31,11 @@ describe('GenerationalCache', () => {
   });
 
   it('behavior: set replaces, delete and clear forget, null is a value', () => {
-    const c = new GenerationalCache<string, string | null>(100, (_k, v) => (v ?? '').length + 1, () => new Map());
+    const c = new GenerationalCache<string, string | null>(
+      100,
+      (_k, v) => (v ?? '').length + 1,
+      () => new Map(),
+    );
     c.set('a', 'one');
     c.set('a', 'two');
     c.set('n', null);

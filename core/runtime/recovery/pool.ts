@@ -145,7 +145,9 @@ export class RecoveryPool implements SenderRecovery {
   private startInBackground(): void {
     if (this.starting !== undefined || this.closed) return;
     this.starting = this.start()
-      .catch((err: Error) => this.deps.logger?.error('recovery workers failed to start; recovering in the calling thread', { why: err.message }))
+      .catch((err: Error) =>
+        this.deps.logger?.error('recovery workers failed to start; recovering in the calling thread', { why: err.message }),
+      )
       .finally(() => (this.starting = undefined));
   }
 
