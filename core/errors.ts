@@ -33,7 +33,10 @@ export type CoreErrorCode =
   | 'TXPOOL_REJECTED' // the tx pool refused a transaction (geth's message)
   | 'STATE_UNAVAILABLE' // the state after that block is not kept (pruned, or not imported)
   | 'STORE_READ_TIMEOUT' // a store read passed its budget or its caller's deadline, or its caller aborted it
-  | 'STORE_RESULT_LIMIT'; // a store scan matched more rows than its caller's limit
+  | 'STORE_RESULT_LIMIT' // a store scan matched more rows than its caller's limit
+  | 'RPC_POOL_BUSY' // the RPC execution pool cannot queue the call (client share or pool full); meta.retryAfterSeconds
+  | 'RPC_POOL_DEADLINE' // the request passed its deadline (or its client left) while its pool job waited or ran
+  | 'RPC_POOL_CLOSED'; // the execution pool is shutting down
 
 /** One of the `CoreErrorCode`s, as a layer's own error-code union lists it. */
 export type CoreCode<C extends CoreErrorCode> = C;

@@ -62,6 +62,30 @@ export const METRIC_DEFINITIONS = {
   txpoolQueued: gauge('xone_txpool_queued', 'Transactions in the pool waiting for a nonce gap'),
   /** Sync peers currently connected. */
   peers: gauge('xone_peers', 'Sync peers currently connected'),
+  /** RPC execution pool: jobs waiting for a worker. */
+  rpcPoolQueued: gauge('xone_rpc_pool_queued', 'RPC execution pool: jobs waiting for a worker'),
+  /** RPC execution pool: workers running a job. */
+  rpcPoolBusy: gauge('xone_rpc_pool_busy_workers', 'RPC execution pool: workers running a job'),
+  /** RPC execution pool: jobs a worker finished (with a result or an error). */
+  rpcPoolJobs: counter('xone_rpc_pool_jobs_total', 'RPC execution pool: jobs finished by a worker'),
+  /** RPC execution pool: calls refused at once (-32005) because the client's share or the queue was full. */
+  rpcPoolRefused: counter('xone_rpc_pool_refused_total', 'RPC execution pool: calls refused because the queue was full'),
+  /** RPC execution pool: running jobs interrupted (deadline passed or client gone). */
+  rpcPoolInterrupted: counter('xone_rpc_pool_interrupted_total', 'RPC execution pool: running jobs interrupted (deadline or client gone)'),
+  /** RPC execution pool: workers started again after a crash or after being terminated for overrunning. */
+  rpcPoolWorkerRestarts: counter('xone_rpc_pool_worker_restarts_total', 'RPC execution pool: workers replaced (crashed or overran)'),
+  /** RPC execution pool: time a job ran in its worker. */
+  rpcPoolJobSeconds: histogram(
+    'xone_rpc_pool_job_seconds',
+    'RPC execution pool: time a job ran in its worker, in seconds',
+    SECONDS_BUCKETS,
+  ),
+  /** RPC execution pool: time a job waited for a worker. */
+  rpcPoolWaitSeconds: histogram(
+    'xone_rpc_pool_wait_seconds',
+    'RPC execution pool: time a job waited for a worker, in seconds',
+    SECONDS_BUCKETS,
+  ),
   /** Blocks between the best peer head and our head. */
   syncLagBlocks: gauge('xone_sync_lag_blocks', 'Blocks between the best known peer head and the local head'),
 } as const;

@@ -3,9 +3,11 @@
  *   1. chain service: the datadir's only writer; opening it runs migrations and reconcile, so it goes first
  *   2. read-only store handle: every RPC read goes through it (its own WAL snapshot, never behind the writer)
  *   3. tx pool, validated against the head state read through (2)
- *   4. RPC server: needs (2) and (3); starts listening last among the serving parts
- *   5. producer (with --mine): needs everything above; announces blocks only after they are durable
- *   6. loop-lag probe and watchdog: watch the finished main loop
+ *   4. RPC execution pool: its workers open their own read-only handles (after (1) made the datadir) and warm up at
+ *      low priority while the rest starts; calls made before one is ready wait in its queue
+ *   5. RPC server: needs (2), (3) and (4); starts listening last among the serving parts
+ *   6. producer (with --mine): needs everything above; announces blocks only after they are durable
+ *   7. loop-lag probe and watchdog: watch the finished main loop
  * The lifecycle closes them in reverse order.
  */
 import { forkAt, isForkActive } from '../chain/forks.ts';
@@ -36,7 +38,6 @@ import { roundPhases } from '../chainService/produce/phases.ts';
 import { StoreChainView, type ChainHead } from '../rpcBackend/chainView.ts';
 import { headerData } from '../rpcBackend/convert.ts';
 import { ChainEvents } from '../rpcBackend/events.ts';
-import { StoreExecutionView } from '../rpcBackend/execView.ts';
 import { StoreStateView } from '../rpcBackend/stateView.ts';
 import { StoreTraceView } from '../rpcBackend/traceView.ts';
 import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
@@ -53,7 +54,8 @@ import { rawBlock } from '../store/read/rawBlock.ts';
 import { XoneError } from '../errors.ts';
 import type { LogData } from '../rpc/encode/types.ts';
 
-import { blockMainLoopForTest } from './testHooks.ts';
+import { blockMainLoopForTest, rpcInLoopForTest } from './testHooks.ts';
+import { pooledExecutionView, RpcExecutionPool, type RpcExecutor } from '../rpcPool/index.ts';
 
 export class XoneNode {
   private head: ChainHead;
@@ -128,9 +130,10 @@ export class XoneNode {
       });
     }
     const stateView = new StoreStateView(reader);
+    const executor = lifecycle.add('rpc-pool', await node.startExecutor(reader));
     const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
     const evmTimeoutMs = options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs;
-    const execView = new StoreExecutionView(reader, config, { timeoutMs: evmTimeoutMs });
+    const execView = pooledExecutionView(executor, evmTimeoutMs);
     // A follower hands transactions to its peers (the signers) rather than keeping them: it never seals. A signer
     // with peers keeps them (it may seal the next block) and shares each accepted one with its peers.
     const follower = (): Follower => node.follower as Follower;
@@ -245,6 +248,22 @@ export class XoneNode {
     // Last: once importing, the chain thread answers other calls (durability above) only between batches.
     node.follower?.start();
     return node;
+  }
+
+  /**
+   * The executor of the RPC's expensive reads: the execution pool, warming up in the background (a failure to start
+   * is logged; calls then wait in its queue until their deadline), or the main thread under XONE_TEST_RPC_IN_LOOP.
+   */
+  private async startExecutor(reader: ReadOnlyChainStore): Promise<RpcExecutor> {
+    const config = this.options.genesis.config;
+    // Loaded only here: the in-thread executor brings the EVM onto the main thread, which the pool keeps off it.
+    if (rpcInLoopForTest()) return new (await import('../rpcPool/inThread.ts')).InThreadExecutor(reader, config);
+    const pool = new RpcExecutionPool({ datadir: this.options.datadir, config }, this.options.rpcPool ?? {}, {
+      logger: this.deps.logger,
+      metrics: this.deps.metrics,
+    });
+    pool.init().catch((err: unknown) => this.deps.logger.error('rpc execution pool failed to start', { error: (err as Error).message }));
+    return pool;
   }
 
   /** The canonical head, as the node serves it. */

@@ -4,6 +4,7 @@ import type { Logger } from '../log/types.ts';
 import type { XoneMetrics } from '../metrics/index.ts';
 import type { RpcOptions } from '../rpc/index.ts';
 import type { ReaderFaults } from '../store/index.ts';
+import type { RpcPoolOptions } from '../rpcPool/index.ts';
 import type { ChainThread } from '../chainService/chainThread.ts';
 
 export interface NodeOptions {
@@ -34,6 +35,8 @@ export interface NodeOptions {
   peers?: string[];
   /** JSON-RPC limits beyond the defaults (gas cap, EVM timeout, batch limits, per-IP rate bucket). */
   rpc?: Partial<RpcOptions>;
+  /** The RPC execution pool (`--rpc.workers`): threads, per-client shares, queue bounds. */
+  rpcPool?: Partial<RpcPoolOptions>;
   /**
    * `--recovery-workers`: sender recovery threads of a follower's chain thread (0 = in the chain thread). Default
    * `defaultRecoveryWorkers()` (docs/decisions/0014). A producer gets its senders from the tx pool and starts none.

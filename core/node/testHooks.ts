@@ -5,6 +5,9 @@
  * XONE_TEST_BLOCK_MAIN_MS=<ms>: once the node has started, block the main event loop for <ms> milliseconds (after
  * XONE_TEST_BLOCK_MAIN_DELAY_MS, default 300), as a runaway synchronous task would; the watchdog must shed load at
  * 100 ms, log an error at 2 s and end the process at 10 s. The release line reports the shedding flag the RPC reads.
+ *
+ * XONE_TEST_RPC_IN_LOOP=1: run eth_call / estimateGas / createAccessList on the main loop (the in-thread executor)
+ * instead of the execution pool, as the node did before it had one: bench:rpc-isolation's in-loop comparison.
  */
 import type { Logger } from '../log/types.ts';
 
@@ -21,3 +24,6 @@ export function blockMainLoopForTest(logger: Logger, shedding: () => boolean, en
     logger.warn('test hook: main loop released', { ms, shedding: shedding() });
   }, delay);
 }
+
+/** True when XONE_TEST_RPC_IN_LOOP asks for the in-thread executor (bench:rpc-isolation only). */
+export const rpcInLoopForTest = (env: NodeJS.ProcessEnv = process.env): boolean => env.XONE_TEST_RPC_IN_LOOP === '1';

@@ -1,15 +1,32 @@
 /**
  * Reads an HTTP request body from Node's IncomingMessage with a hard byte cap: an announced Content-Length over the
  * cap is refused before reading, a chunked body stops being buffered the moment it passes the cap, and a client
- * that half-closes mid-body settles the promise instead of leaving it pending.
+ * that half-closes mid-body settles the promise instead of leaving it pending. The rest of an oversized body is read
+ * and dropped (never buffered) up to `drainMaxBytes`, so the client can read the 413 instead of getting a reset;
+ * past that the request is destroyed.
  */
 import { type IncomingMessage } from 'node:http';
 
-export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' };
+export type BodyResult =
+  { ok: true; text: string } | { ok: false; reason: 'too-large'; drained: boolean } | { ok: false; reason: 'aborted' };
 
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+/** Reads and drops what is left of `req`; destroys it once more than `budget` bytes came. */
+function drain(req: IncomingMessage, budget: number): void {
+  let seen = 0;
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > budget) req.destroy();
+  });
+  req.resume();
+}
+
+export function readBody(req: IncomingMessage, maxBytes: number, drainMaxBytes = 0): Promise<BodyResult> {
   const announced = Number(req.headers['content-length'] ?? -1);
-  if (announced > maxBytes) return Promise.resolve({ ok: false, reason: 'too-large' });
+  if (announced > maxBytes) {
+    const drained = announced <= drainMaxBytes;
+    if (drained) drain(req, drainMaxBytes);
+    return Promise.resolve({ ok: false, reason: 'too-large', drained });
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -24,8 +41,8 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
       size += chunk.length;
       if (size > maxBytes) {
         chunks.length = 0;
-        req.resume(); // discard the rest without buffering it
-        finish({ ok: false, reason: 'too-large' });
+        finish({ ok: false, reason: 'too-large', drained: drainMaxBytes > 0 });
+        drain(req, Math.max(0, drainMaxBytes - size));
         return;
       }
       chunks.push(chunk);

@@ -4,19 +4,25 @@
  * run without an answer, responses ignored), method lookup, load shedding, and error mapping. Batches run in order
  * and keep the order of their answers.
  */
+import { XoneError } from '../errors.ts';
 import { RPC_ERRORS, RpcError, type RpcErrorName, methodNotFound, toWireError, type WireError } from './errors.ts';
 import { RawJson, encodeJson, errorResponse, exceedsDepth, resultResponse } from './json.ts';
 import { type RpcOptions } from './options.ts';
 import { ParamError } from './params.ts';
-import { CallScope } from './callScope.ts';
+import { CallScope, type OnClientGone } from './callScope.ts';
+import { RawId, keepRawIds } from './rawIds.ts';
 import { type MethodSpec, type MethodTable, type RpcConnection } from './registry.ts';
 import { type TokenBuckets } from './limits/tokenBucket.ts';
 
 /** Where a request came from. */
 export interface RequestMeta {
   clientIp: string;
+  /** Fairness key of the execution pool (default `clientIp`): the client a trusted gateway named. */
+  client?: string;
   transport: 'http' | 'ws';
   connection?: RpcConnection;
+  /** Tells when the client goes away (connection closed before the answer): its pool work is then cancelled. */
+  onGone?: OnClientGone;
   /** The caller can send a Buffer body (HTTP): a large cached result then goes out as its memoized UTF-8 bytes. */
   acceptsBytes?: boolean;
 }
@@ -29,6 +35,8 @@ export interface DispatchResult {
   retryAfter?: number;
 }
 
+/** A batch running longer than this on the loop yields to other work before its next call. */
+const YIELD_EVERY_MS = 4;
 /** Results above this many characters are answered from their memoized bytes when the transport takes bytes. */
 const BYTES_MIN = 64 * 1024;
 const RESPONSE_END = Buffer.from('}');
@@ -39,7 +47,8 @@ type Classified =
   | { kind: 'invalid'; id: unknown }
   | { kind: 'response' };
 
-const isValidId = (id: unknown): boolean => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+const isValidId = (id: unknown): boolean =>
+  id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) || id instanceof RawId;
 
 /** geth's jsonrpcMessage predicates: isCall / isNotification / isResponse, anything else invalid. */
 function classify(m: unknown): Classified {
@@ -106,6 +115,7 @@ export class Dispatcher {
     } catch {
       return { body: errorResponse(null, tableError('PARSE_ERROR')), status: 200 };
     }
+    keepRawIds(text, msg);
     if (Array.isArray(msg)) return this.batch(msg, meta);
     const limited = this.deps.limiter ? this.rateLimit(meta, 1, () => classifyId(msg), false) : null;
     if (limited) return limited;
@@ -113,6 +123,8 @@ export class Dispatcher {
     try {
       const out = this.one(msg, scope, meta.acceptsBytes === true);
       const body = typeof out === 'object' && out !== null ? await out : out;
+      // A single call refused for load (the execution pool's queue is full) is an HTTP 429 with Retry-After.
+      if (scope.retryAfter !== undefined) return { body, status: 429, retryAfter: scope.retryAfter };
       return { body, status: 200 };
     } finally {
       scope.dispose();
@@ -126,8 +138,15 @@ export class Dispatcher {
     return { body: batch ? '[' + err + ']' : err, status: 429, retryAfter: r.retryAfterSeconds };
   }
 
-  private scope(meta: RequestMeta): CallScope {
-    return new CallScope(Date.now() + this.opts.callTimeoutMs, meta.clientIp, meta.transport, meta.connection);
+  private scope(meta: RequestMeta): DispatchScope {
+    return new DispatchScope(
+      Date.now() + this.opts.callTimeoutMs,
+      meta.clientIp,
+      meta.transport,
+      meta.connection,
+      meta.client ?? meta.clientIp,
+      meta.onGone,
+    );
   }
 
   private async batch(msgs: unknown[], meta: RequestMeta): Promise<DispatchResult> {
@@ -139,8 +158,15 @@ export class Dispatcher {
     const ctx = this.scope(meta);
     const parts: string[] = [];
     let bytes = 0;
+    let slice = performance.now();
     try {
       for (let i = 0; i < msgs.length; i++) {
+        // A long batch of cheap calls gives the loop back every few ms, so other clients' requests (and the chain's
+        // events) are not held behind it: no --rpc.batch-request-limit value can stall the loop.
+        if (performance.now() - slice > YIELD_EVERY_MS) {
+          await new Promise<void>((r) => setImmediate(r));
+          slice = performance.now();
+        }
         const expired = ctx.expired;
         if (expired || bytes > this.opts.batchResponseMaxBytes) {
           // geth: once the deadline or the response budget is gone, every remaining call gets that error.
@@ -161,11 +187,12 @@ export class Dispatcher {
     } finally {
       ctx.dispose();
     }
-    return { body: parts.length > 0 ? '[' + parts.join(',') + ']' : null, status: 200 };
+    const body = parts.length > 0 ? '[' + parts.join(',') + ']' : null;
+    return ctx.retryAfter !== undefined ? { body, status: 200, retryAfter: ctx.retryAfter } : { body, status: 200 };
   }
 
   /** One message → its answer text, or null for notifications and responses. */
-  private one(msg: unknown, ctx: CallScope, bytes: boolean): string | Buffer | null | Promise<string | Buffer | null> {
+  private one(msg: unknown, ctx: DispatchScope, bytes: boolean): string | Buffer | null | Promise<string | Buffer | null> {
     const c = classify(msg);
     if (c.kind === 'response') return null;
     if (c.kind === 'invalid') return errorResponse(c.id, tableError('INVALID_REQUEST'));
@@ -175,12 +202,12 @@ export class Dispatcher {
     try {
       result = this.invoke(c.method, c.params, ctx);
     } catch (err) {
-      return answer ? this.fail(id, err, c.method) : null;
+      return answer ? this.fail(id, err, c.method, ctx) : null;
     }
     if (result instanceof Promise) {
       return withDeadline(result, ctx.signal).then(
         (v) => (answer ? this.answer(id, v, bytes) : null),
-        (err) => (answer ? this.fail(id, err, c.method) : null),
+        (err) => (answer ? this.fail(id, err, c.method, ctx) : null),
       );
     }
     return answer ? this.answer(id, result, bytes) : null;
@@ -195,9 +222,11 @@ export class Dispatcher {
     return resultResponse(id, encodeJson(result));
   }
 
-  private fail(id: unknown, err: unknown, method: string): string {
+  private fail(id: unknown, err: unknown, method: string, ctx: DispatchScope): string {
     const w = wire(err);
     if (w.code === RPC_ERRORS.INTERNAL.code && !(err instanceof RpcError)) this.deps.onInternalError?.(err, method);
+    const retry = retryAfterOf(err);
+    if (retry !== undefined && w.code === RPC_ERRORS.LIMIT_EXCEEDED.code) ctx.retryAfter = Math.max(ctx.retryAfter ?? 0, retry);
     return errorResponse(id, w);
   }
 
@@ -208,6 +237,17 @@ export class Dispatcher {
     if (spec.expensive && this.deps.shed?.()) throw new RpcError('LIMIT_EXCEEDED', 'limit exceeded: node is shedding load');
     return spec.run(params, ctx);
   }
+}
+
+/** A request's scope plus what its answer learned on the way: the Retry-After of a load refusal. */
+class DispatchScope extends CallScope {
+  retryAfter: number | undefined;
+}
+
+/** `meta.retryAfterSeconds` of a load refusal (a XoneError mapped to -32005, e.g. the execution pool's full queue). */
+function retryAfterOf(err: unknown): number | undefined {
+  const v = err instanceof XoneError ? err.meta.retryAfterSeconds : undefined;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.ceil(v) : undefined;
 }
 
 function classifyId(msg: unknown): unknown {

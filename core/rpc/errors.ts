@@ -267,6 +267,17 @@ export const CORE_ERRORS = {
     message: 'own',
     when: 'eth_getLogs matched more than `logsMaxResults` logs: "query returned more than N results" (the scan stops there).',
   },
+  RPC_POOL_BUSY: {
+    rpc: 'LIMIT_EXCEEDED',
+    message: 'own',
+    when: 'The execution pool cannot queue the call (the client has 16 waiting, or the pool is full): refused at once; `meta.retryAfterSeconds` becomes HTTP 429 + Retry-After.',
+  },
+  RPC_POOL_DEADLINE: {
+    rpc: 'TIMEOUT',
+    message: 'row',
+    when: 'The request passed its deadline, or its client left, while its execution pool job waited or ran.',
+  },
+  RPC_POOL_CLOSED: { rpc: 'SERVER_ERROR', message: 'own', when: 'The node is shutting down its execution pool.' },
 } as const satisfies Record<CoreErrorCode, CoreErrorRow>;
 
 const isCoreErrorCode = (code: string): code is CoreErrorCode => Object.hasOwn(CORE_ERRORS, code);

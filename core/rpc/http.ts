@@ -6,8 +6,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { type HttpBindings } from '@hono/node-server';
-import { type Dispatcher } from './dispatch.ts';
-import { answerHeaders, answerPost } from './httpPost.ts';
+import { answerHeaders, answerPost, type PostContext } from './httpPost.ts';
 import { type RpcOptions } from './options.ts';
 import { healthReport } from './health.ts';
 import { type ChainView, type HealthSource } from './interface.ts';
@@ -37,13 +36,13 @@ export function ownPostRoutes(app: Hono<{ Bindings: HttpBindings }>): (url: stri
 }
 
 export function createHttpApp(
-  opts: RpcOptions,
-  dispatcher: Dispatcher,
+  post: PostContext,
   chain: ChainView,
   health: HealthSource,
   nowMs: () => number,
   routes?: HttpRoutes,
 ): Hono<{ Bindings: HttpBindings }> {
+  const opts: RpcOptions = post.opts;
   const app = new Hono<{ Bindings: HttpBindings }>();
   if (opts.corsOrigins.length > 0) {
     const any = opts.corsOrigins.includes('*');
@@ -60,7 +59,7 @@ export function createHttpApp(
   routes?.(app);
   // With CORS the POSTs come here (the middleware adds its headers); without, rpcPostListener answers them first.
   app.post('*', async (c) => {
-    const a = await answerPost(c.req.header('content-type'), c.env.incoming, opts, dispatcher);
+    const a = await answerPost(c.req.header('content-type'), c.env.incoming, post);
     return c.body(a.body as string, a.status as 200, answerHeaders(a));
   });
   app.get('*', (c) =>

@@ -1,12 +1,16 @@
 /**
  * JSON-RPC over HTTP POST, on Node's own request and response objects. geth's HTTP rules: 415 for a non-JSON content
- * type, 413 for an oversized body (the connection is closed), an empty 200 when every message was a notification.
+ * type, 413 for an oversized body, an empty 200 when every message was a notification. An oversized body is answered
+ * at once and the rest of it is read and dropped (up to DRAIN_MAX_BYTES) before the connection is reused or closed,
+ * so the client sees the 413 instead of a reset: closing a socket with unread bytes makes the kernel send RST, which
+ * destroys the answer on its way. A client whose connection closes before its answer has its pool work cancelled.
  * The Hono app (http.ts) routes through `answerPost` too; `rpcPostListener` serves the POSTs straight from
  * node:http, ahead of Hono, because building Hono's Request/Context/Response per call cost more than the rest of an
  * eth_blockNumber answer (docs/decisions/0026-rpc-post-fast-path.md).
  */
 import { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { readBody } from './body.ts';
+import { CLIENT_HEADER, clientKeyResolver } from './clientKey.ts';
 import { type Dispatcher } from './dispatch.ts';
 import { RPC_ERRORS } from './errors.ts';
 import { errorResponse } from './json.ts';
@@ -16,6 +20,19 @@ const JSON_TYPES = new Set(['application/json', 'application/json-rpc', 'applica
 const JSON_TYPE = 'application/json';
 /** Answers above this go out as one Buffer (a big string with Content-Length is concatenated with the headers). */
 const LARGE_BODY = 64 * 1024;
+/** An oversized body announced or sent beyond this is not drained: the connection is closed (the client may see a reset). */
+export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+/** What every POST answer needs: the options, the dispatcher, and who a request counts as. */
+export interface PostContext {
+  opts: RpcOptions;
+  dispatcher: Dispatcher;
+  clientOf: (remote: string, header: string | string[] | undefined) => string | undefined;
+}
+
+export function postContext(opts: RpcOptions, dispatcher: Dispatcher): PostContext {
+  return { opts, dispatcher, clientOf: clientKeyResolver(opts.trustedGateways) };
+}
 
 /** The HTTP answer to one POST. */
 export interface PostAnswer {
@@ -36,20 +53,34 @@ function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** Reads the body of `incoming` and dispatches it. Never throws. */
-export async function answerPost(
-  contentType: string | undefined,
-  incoming: IncomingMessage,
-  opts: RpcOptions,
-  dispatcher: Dispatcher,
-): Promise<PostAnswer> {
+export async function answerPost(contentType: string | undefined, incoming: IncomingMessage, ctx: PostContext): Promise<PostAnswer> {
+  const { opts, dispatcher } = ctx;
   if (!isJsonContentType(contentType)) return { status: 415, body: tableBody('BAD_CONTENT_TYPE') };
-  const body = await readBody(incoming, opts.maxBodyBytes);
+  const body = await readBody(incoming, opts.maxBodyBytes, DRAIN_MAX_BYTES);
   if (!body.ok) {
     if (body.reason === 'too-large')
-      return { status: 413, body: tableBody('BODY_TOO_LARGE', `content length too large (>${opts.maxBodyBytes})`), close: true };
+      return {
+        status: 413,
+        body: tableBody('BODY_TOO_LARGE', `content length too large (>${opts.maxBodyBytes})`),
+        // Within the drain budget the rest of the body is read and dropped and the connection lives on.
+        close: body.drained === false,
+      };
     return { status: 400, body: tableBody('INVALID_REQUEST'), close: true };
   }
-  const r = await dispatcher.handle(body.text, { clientIp: incoming.socket.remoteAddress ?? '', transport: 'http', acceptsBytes: true });
+  const remote = incoming.socket.remoteAddress ?? '';
+  const client = ctx.clientOf(remote, incoming.headers[CLIENT_HEADER]);
+  const socket = incoming.socket;
+  const r = await dispatcher.handle(body.text, {
+    clientIp: remote,
+    ...(client !== undefined ? { client } : {}),
+    transport: 'http',
+    acceptsBytes: true,
+    // The socket closing before the answer is the client leaving (HTTP/1.1 has no other way to say it).
+    onGone: (fn) => {
+      socket.once('close', fn);
+      return () => socket.off('close', fn);
+    },
+  });
   const out = r.body ?? '';
   const bytes = typeof out === 'string' && out.length > LARGE_BODY ? Buffer.from(out, 'utf8') : out;
   return { status: r.status, body: bytes, ...(r.retryAfter !== undefined ? { retryAfter: r.retryAfter } : {}) };
@@ -68,18 +99,13 @@ export function answerHeaders(a: PostAnswer): Record<string, string> {
  * A node:http listener that answers JSON-RPC POSTs itself and hands every other request (GET /health, /metrics,
  * POSTs to `handledElsewhere` paths, 405s) to `fallback` (the Hono app's listener).
  */
-export function rpcPostListener(
-  opts: RpcOptions,
-  dispatcher: Dispatcher,
-  fallback: RequestListener,
-  handledElsewhere: (path: string) => boolean,
-): RequestListener {
+export function rpcPostListener(ctx: PostContext, fallback: RequestListener, handledElsewhere: (path: string) => boolean): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || handledElsewhere(req.url ?? '/')) {
       void fallback(req, res);
       return;
     }
-    answerPost(req.headers['content-type'], req, opts, dispatcher).then(
+    answerPost(req.headers['content-type'], req, ctx).then(
       (a) => {
         res.writeHead(a.status, answerHeaders(a));
         res.end(a.body);

@@ -122,8 +122,20 @@ export type StateOverrides = Map<
   { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<string, Uint8Array>; stateDiff?: Map<string, Uint8Array> }
 >;
 
-export interface ExecOptions {
+/**
+ * Who asks and until when: what the RPC execution pool (core/rpcPool) needs to share its workers fairly between
+ * clients and to stop work nobody waits for any more.
+ */
+export interface RequestScope {
+  /** Fires at the request's deadline or when its client goes away (closed connection). */
   signal: AbortSignal;
+  /** The request's deadline, epoch milliseconds. */
+  deadline: number;
+  /** Fairness key: the client IP, or the client a trusted gateway named (`X-Xone-Client`). */
+  client: string;
+}
+
+export interface ExecOptions extends RequestScope {
   /** Upper bound on gas (the gas cap option). */
   gasCap: bigint;
   overrides?: StateOverrides;

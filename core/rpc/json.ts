@@ -4,6 +4,7 @@
  * before JSON.parse so a hostile body cannot make later code recurse without bound.
  */
 import { type WireError } from './errors.ts';
+import { RawId } from './rawIds.ts';
 
 /** A result that is already serialized JSON text: written to the wire as is. */
 export class RawJson {
@@ -41,8 +42,8 @@ function containsRaw(value: object, depth: number): boolean {
   return false;
 }
 
-/** JSON text of an id as received (number, string or null). */
-const encodeId = (id: unknown): string => (id === undefined ? 'null' : JSON.stringify(id));
+/** JSON text of an id as received (number, string or null; a RawId as the client spelled it). */
+export const encodeId = (id: unknown): string => (id === undefined ? 'null' : id instanceof RawId ? id.json : JSON.stringify(id));
 
 /** A success response; `resultJson` is JSON text. */
 export const resultResponse = (id: unknown, resultJson: string): string =>

@@ -52,6 +52,11 @@ export interface RpcOptions {
   dev: boolean;
   /** Rate limiting per client IP; undefined = off. */
   rateLimit?: RateLimitOptions;
+  /**
+   * Addresses of gateways whose `X-Xone-Client` header names the client a request counts as for the execution
+   * pool's per-client share (`--rpc.trusted-gateways`); from anyone else the header is ignored.
+   */
+  trustedGateways: string[];
   /** /health: head older than this is "lagging". */
   maxHeadAgeSeconds: number;
   /**
@@ -83,6 +88,7 @@ export const defaultRpcOptions: RpcOptions = {
   maxFilters: 10_000,
   feeHistoryMaxBlocks: 1024,
   dev: false,
+  trustedGateways: [],
   maxHeadAgeSeconds: 60,
   encodingCacheEntries: 128,
   encodingCacheBytes: 16 * 1024 * 1024,

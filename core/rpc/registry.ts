@@ -11,6 +11,8 @@ export interface CallContext {
   /** Deadline as epoch milliseconds. */
   deadline: number;
   clientIp: string;
+  /** Fairness key of the execution pool: `clientIp`, or the client a trusted gateway named (`X-Xone-Client`). */
+  client: string;
   transport: 'http' | 'ws';
   /** The WebSocket connection, for eth_subscribe / eth_unsubscribe. */
   connection?: RpcConnection;

@@ -12,7 +12,7 @@ import { Dispatcher } from './dispatch.ts';
 import { FilterManager } from './filters.ts';
 import { chainHealth } from './health.ts';
 import { createHttpApp, ownPostRoutes, type HttpRoutes } from './http.ts';
-import { rpcPostListener } from './httpPost.ts';
+import { postContext, rpcPostListener } from './httpPost.ts';
 import { type RpcDeps } from './interface.ts';
 import { type BlockData, type ReceiptData } from './encode/types.ts';
 import { primeEncodings } from './prime.ts';
@@ -56,7 +56,8 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps, ext
     limiter: opts.rateLimit ? new TokenBuckets(opts.rateLimit, nowMs) : null,
     shed: deps.shed,
   });
-  const app = createHttpApp(opts, dispatcher, deps.chain, deps.health ?? chainHealth(deps.chain), nowMs, extensions.routes);
+  const post = postContext(opts, dispatcher);
+  const app = createHttpApp(post, deps.chain, deps.health ?? chainHealth(deps.chain), nowMs, extensions.routes);
   let http: Server | undefined;
   let ws: WsAttachment | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -82,12 +83,12 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps, ext
       // Without CORS, JSON-RPC POSTs are answered on node:http directly; everything else goes through Hono.
       const fast = opts.corsOrigins.length === 0;
       const hono = getRequestListener(app.fetch, { hostname: opts.host });
-      const server = createServer(fast ? rpcPostListener(opts, dispatcher, hono, ownPostRoutes(app)) : hono);
+      const server = createServer(fast ? rpcPostListener(post, hono, ownPostRoutes(app)) : hono);
       // Bound slow clients (slowloris, half-sent bodies): headers within 10 s, the whole request within 30 s.
       server.headersTimeout = 10_000;
       server.requestTimeout = 30_000;
       http = server;
-      ws = attachWebSocket(server, dispatcher, opts.maxBodyBytes);
+      ws = attachWebSocket(server, dispatcher, opts.maxBodyBytes, post.clientOf);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(opts.port, opts.host, () => {

@@ -139,7 +139,12 @@ export class DevAccounts implements AccountsView {
     if (gasLimit === undefined) {
       const probe: CallRequest = { ...req, from, nonce, ...fees };
       delete probe.gas;
-      const est = await this.deps.exec.estimateGas(probe, head, { signal: AbortSignal.timeout(10_000), gasCap: this.deps.gasCap });
+      const est = await this.deps.exec.estimateGas(probe, head, {
+        signal: AbortSignal.timeout(10_000),
+        deadline: Date.now() + 10_000,
+        client: 'node:dev-accounts',
+        gasCap: this.deps.gasCap,
+      });
       if (est.status === 'revert') throw revertError(est.returnData);
       if (est.status === 'error') throw new RpcError('SERVER_ERROR', est.error);
       gasLimit = est.gas;

@@ -25,6 +25,8 @@ export const CORE_ARROWS = {
   sync: ['primitives', 'log', 'store'],
   chainService: ['primitives', 'chain', 'consensus', 'exec', 'rpc', 'runtime', 'state', 'store'],
   rpcBackend: ['primitives', 'trie', 'chain', 'consensus', 'exec', 'rpc', 'state', 'store', 'txpool'],
+  // The RPC execution pool: runs rpcBackend's views over its own store handles in worker threads (runtime).
+  rpcPool: ['primitives', 'log', 'metrics', 'chain', 'exec', 'rpc', 'runtime', 'store', 'rpcBackend'],
   node: [
     'primitives',
     'log',
@@ -41,9 +43,10 @@ export const CORE_ARROWS = {
     'sync',
     'chainService',
     'rpcBackend',
+    'rpcPool',
   ],
-  conformance: ['primitives', 'chain', 'exec', 'store', 'rpc', 'txpool', 'chainService', 'rpcBackend'],
-  cli: ['primitives', 'log', 'chain', 'exec', 'store', 'rpc', 'keystore', 'chainService', 'node', 'conformance'],
+  conformance: ['primitives', 'chain', 'exec', 'store', 'rpc', 'txpool', 'chainService', 'rpcBackend', 'rpcPool'],
+  cli: ['primitives', 'log', 'chain', 'exec', 'store', 'rpc', 'keystore', 'chainService', 'rpcPool', 'node', 'conformance'],
   bench: [
     'primitives',
     'log',
@@ -59,6 +62,7 @@ export const CORE_ARROWS = {
     'sync',
     'chainService',
     'rpcBackend',
+    'rpcPool',
     'node',
   ],
 };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../core/cli/main.ts';
+import { RUN_FLAG_RANGES } from '../../core/cli/commands/runRanges.ts';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
 
@@ -18,5 +19,13 @@ describe('docs/cli.md', () => {
     const section = doc.split('## `xone run`')[1].split('\n## ')[0];
     const documented = [...section.matchAll(/^\| `(--[a-z.-]+)/gm)].map((m) => m[1]).sort();
     expect(documented).toEqual(registered);
+  });
+
+  it('behavior: the range column lists exactly the ranges the command enforces', () => {
+    const section = doc.split('## `xone run`')[1].split('\n## ')[0];
+    const documented = Object.fromEntries(
+      [...section.matchAll(/^\| `(--[a-z.-]+)[^|]*\|[^|]*\| ([0-9]+)-([0-9]+) \|/gm)].map((m) => [m[1], [Number(m[2]), Number(m[3])]]),
+    );
+    expect(documented).toEqual(Object.fromEntries(Object.entries(RUN_FLAG_RANGES).map(([k, v]) => [k, [...v]])));
   });
 });

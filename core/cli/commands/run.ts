@@ -3,6 +3,7 @@
  * 2 s blocks, datadir .xone/dev, RPC on 127.0.0.1:8545) and prints its accounts and URLs like anvil does.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseGenesis, type Genesis } from '../../chain/genesis/index.ts';
@@ -16,6 +17,7 @@ import { hexToBytes } from '../../primitives/hex.ts';
 import type { RpcOptions } from '../../rpc/index.ts';
 import { RUNTIME_KIND } from '../runtimeKind.ts';
 import { applyConfigSources } from '../config/runConfig.ts';
+import { rangedInt } from './runRanges.ts';
 
 interface RunFlags {
   dev?: boolean;
@@ -41,49 +43,34 @@ interface RunFlags {
   'http.ratelimit.burst'?: string;
   ethstats?: string;
   recoveryWorkers?: string;
-}
-
-function port(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--http.port must be 0..65535, got ${text}`);
-  return n;
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${flag} must be a positive integer, got ${text}`);
-  return n;
+  'rpc.workers'?: string;
+  'rpc.trustedGateways'?: string;
 }
 
 /** The JSON-RPC limit flags (geth's names) as server options; unset flags keep the server's defaults. */
 function rpcLimits(flags: RunFlags): Partial<RpcOptions> {
   const out: Partial<RpcOptions> = {};
-  if (flags['rpc.gascap'] !== undefined) out.gasCap = BigInt(positiveInt(flags['rpc.gascap'], '--rpc.gascap'));
-  if (flags['rpc.evmtimeout'] !== undefined) out.evmTimeoutMs = positiveInt(flags['rpc.evmtimeout'], '--rpc.evmtimeout');
-  if (flags['rpc.batchRequestLimit'] !== undefined)
-    out.batchLimit = positiveInt(flags['rpc.batchRequestLimit'], '--rpc.batch-request-limit');
+  if (flags['rpc.gascap'] !== undefined) out.gasCap = BigInt(rangedInt(flags['rpc.gascap'], '--rpc.gascap'));
+  if (flags['rpc.evmtimeout'] !== undefined) out.evmTimeoutMs = rangedInt(flags['rpc.evmtimeout'], '--rpc.evmtimeout');
+  if (flags['rpc.batchRequestLimit'] !== undefined) out.batchLimit = rangedInt(flags['rpc.batchRequestLimit'], '--rpc.batch-request-limit');
   if (flags['rpc.batchResponseMaxSize'] !== undefined) {
-    out.batchResponseMaxBytes = positiveInt(flags['rpc.batchResponseMaxSize'], '--rpc.batch-response-max-size');
+    out.batchResponseMaxBytes = rangedInt(flags['rpc.batchResponseMaxSize'], '--rpc.batch-response-max-size');
   }
   if (flags['http.ratelimit'] !== undefined) {
-    const rate = positiveInt(flags['http.ratelimit'], '--http.ratelimit');
+    const rate = rangedInt(flags['http.ratelimit'], '--http.ratelimit');
     const burst =
-      flags['http.ratelimit.burst'] !== undefined ? positiveInt(flags['http.ratelimit.burst'], '--http.ratelimit.burst') : 2 * rate;
+      flags['http.ratelimit.burst'] !== undefined ? rangedInt(flags['http.ratelimit.burst'], '--http.ratelimit.burst') : 2 * rate;
     out.rateLimit = { ratePerSecond: rate, burst };
   }
+  if (flags['rpc.trustedGateways'] !== undefined) out.trustedGateways = ipList(flags['rpc.trustedGateways'], '--rpc.trusted-gateways');
   return out;
 }
 
-function nonNegative(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} must be a number >= 0, got ${text}`);
-  return n;
-}
-
-function workerCount(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 256) throw new Error(`--recovery-workers must be an integer 0..256, got ${text}`);
-  return n;
+/** A comma-separated list of IP addresses (v4 or v6), each checked. */
+function ipList(text: string, flag: string): string[] {
+  const items = text.split(',').map((s) => s.trim());
+  for (const ip of items) if (isIP(ip) === 0) throw new Error(`${flag} must be a comma-separated list of IP addresses, got "${ip}"`);
+  return items;
 }
 
 export function registerRun(program: Command): void {
@@ -110,6 +97,11 @@ export function registerRun(program: Command): void {
     .option('--period <seconds>', 'dev chain block period (default 2)')
     .option('--rpc.gascap <gas>', 'gas cap of eth_call / eth_estimateGas (default 50000000)')
     .option('--rpc.evmtimeout <ms>', 'timeout of eth_call / eth_estimateGas in ms (default 5000)')
+    .option('--rpc.workers <n>', 'RPC execution threads for eth_call and other long reads (default max(2, cores))')
+    .option(
+      '--rpc.trusted-gateways <addrs>',
+      'comma-separated gateway addresses whose X-Xone-Client header names the client for the execution pool share',
+    )
     .option('--rpc.batch-request-limit <n>', 'most calls in one JSON-RPC batch (default 1000)')
     .option('--rpc.batch-response-max-size <bytes>', 'most bytes of results in one batch (default 25000000)')
     .option('--http.ratelimit <perSecond>', 'per-client-IP token bucket: calls per second (off by default; loopback exempt)')
@@ -135,8 +127,7 @@ export function registerRun(program: Command): void {
       let datadir = flags.datadir;
       const accounts = flags.dev ? devAccounts() : [];
       if (flags.dev) {
-        const period = flags.period === undefined ? 2 : Number(flags.period);
-        if (!Number.isInteger(period) || period < 1) throw new Error(`--period must be a positive integer, got ${flags.period}`);
+        const period = flags.period === undefined ? 2 : rangedInt(flags.period, '--period');
         genesis = parseGenesis(devGenesisJson(accounts, period));
         signerKey = hexToBytes(accounts[0].privateKey);
         datadir ??= resolve('.xone', 'dev');
@@ -159,17 +150,18 @@ export function registerRun(program: Command): void {
         ...(signerKey ? { signerKey } : {}),
         http: {
           host: flags['http.addr'],
-          port: port(flags['http.port']),
+          port: rangedInt(flags['http.port'], '--http.port'),
           ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
         },
-        ...(flags.batch !== undefined ? { batch: Number(flags.batch) } : {}),
+        ...(flags.batch !== undefined ? { batch: rangedInt(flags.batch, '--batch') } : {}),
         rpc: rpcLimits(flags),
         logFormat: terminal ? 'terminal' : 'json',
+        ...(flags['rpc.workers'] !== undefined ? { rpcPool: { workers: rangedInt(flags['rpc.workers'], '--rpc.workers') } } : {}),
         ...(flags['debug.logslowblock'] !== undefined
-          ? { logSlowBlockMs: nonNegative(flags['debug.logslowblock'], '--debug.logslowblock') }
+          ? { logSlowBlockMs: rangedInt(flags['debug.logslowblock'], '--debug.logslowblock') }
           : {}),
         ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
-        ...(flags.recoveryWorkers !== undefined ? { recoveryWorkers: workerCount(flags.recoveryWorkers) } : {}),
+        ...(flags.recoveryWorkers !== undefined ? { recoveryWorkers: rangedInt(flags.recoveryWorkers, '--recovery-workers') } : {}),
       };
       const node = await startNode(options, logger);
       node.lifecycle.handleSignals();

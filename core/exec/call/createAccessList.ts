@@ -5,7 +5,7 @@
  */
 import { keyOf } from '../../state/keys.ts';
 import type { AccessListItem } from '../../chain/transaction/index.ts';
-import { callGas, execute } from './runCall.ts';
+import { callGas, execute, withDeadline } from './runCall.ts';
 import type { CallEnvironment, CallOptions, CallRequest } from './types.ts';
 
 /** Result of eth_createAccessList. */
@@ -23,7 +23,8 @@ function canonical(list: readonly AccessListItem[]): string {
 }
 
 /** The access list `req` needs at the environment's block. */
-export async function createAccessList(req: CallRequest, env: CallEnvironment, opts: CallOptions = {}): Promise<AccessListResult> {
+export async function createAccessList(req: CallRequest, env: CallEnvironment, options: CallOptions = {}): Promise<AccessListResult> {
+  const opts = withDeadline(options);
   const gas = callGas(req, opts);
   const excluded = new Set<string>();
   if (req.from !== undefined) excluded.add(keyOf(req.from));

@@ -5,11 +5,12 @@
  */
 import { forkAt } from '../../chain/forks.ts';
 import { intrinsicGas } from '../../chain/transaction/index.ts';
-import { callGas, execute, messageOf } from './runCall.ts';
+import { callGas, execute, messageOf, withDeadline } from './runCall.ts';
 import { CallError, type CallEnvironment, type CallOptions, type CallRequest } from './types.ts';
 
 /** Estimated gas of `req` at the environment's block. Throws CallError (CALL_REVERTED with `meta.data`, …). */
-export async function estimateGas(req: CallRequest, env: CallEnvironment, opts: CallOptions = {}): Promise<bigint> {
+export async function estimateGas(req: CallRequest, env: CallEnvironment, options: CallOptions = {}): Promise<bigint> {
+  const opts = withDeadline(options);
   const fork = forkAt(env.config, Number(env.header.number), Number(env.header.timestamp));
   let hi = callGas(req, opts);
   if (req.gas === undefined && env.header.gasLimit < hi) hi = env.header.gasLimit;

@@ -12,6 +12,7 @@ import { watchSteps } from '../evm/fastInterpreter.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
 import type { ExecTx } from '../types.ts';
 import { CallError, defaultCallOptions, type CallEnvironment, type CallOptions, type CallRequest, type CallResult } from './types.ts';
+import { callTimeout } from './timeout.ts';
 
 const ZERO_ADDRESS = new Uint8Array(20);
 /** Steps between clock reads in the timeout check. */
@@ -59,11 +60,11 @@ export async function execute(
   const fork = forkAt(env.config, Number(h.number), Number(h.timestamp));
   const state = new JournaledState(env.state);
   const host = new EvmHost(env.config.chainId, fork, state);
-  const deadline = performance.now() + (opts.timeoutMs ?? defaultCallOptions.timeoutMs);
+  const { deadline } = withDeadline(opts);
+  const interrupt = opts.interrupt;
   watchSteps(host.evm, STEPS_PER_CLOCK_CHECK, () => {
-    if (performance.now() > deadline) {
-      throw new CallError('CALL_TIMEOUT', `execution aborted (timeout = ${opts.timeoutMs ?? defaultCallOptions.timeoutMs} ms)`);
-    }
+    if (interrupt?.aborted) throw new CallError('CALL_INTERRUPTED', 'execution interrupted');
+    if (performance.now() > deadline) throw callTimeout(opts);
   });
   const blockEnv = blockEnvOf({ header: h, transactions: [], ommers: [] }, { config: env.config, fork, blockHash: env.blockHash });
   // Gas beyond the block limit is allowed for calls: the cap is the bound, as in geth.
@@ -83,9 +84,15 @@ export async function execute(
   }
 }
 
+/** `opts` with an absolute deadline: the given one, or now + timeoutMs (every run of one request shares it). */
+export function withDeadline(opts: CallOptions): CallOptions & { deadline: number } {
+  if (opts.deadline !== undefined) return opts as CallOptions & { deadline: number };
+  return { ...opts, deadline: performance.now() + (opts.timeoutMs ?? defaultCallOptions.timeoutMs) };
+}
+
 /** eth_call: the return data (or revert data) of `req` at the environment's block. */
 export async function call(req: CallRequest, env: CallEnvironment, opts: CallOptions = {}): Promise<CallResult> {
-  const r = await execute(req, env, callGas(req, opts), opts);
+  const r = await execute(req, env, callGas(req, opts), withDeadline(opts));
   const reverted = r.error === 'revert';
   return { returnData: r.returnValue, gasUsed: r.gasUsed, reverted, error: r.error };
 }

@@ -23,12 +23,27 @@ export interface CallRequest {
   nonce?: bigint;
 }
 
+/** Something that can tell a running call to stop: an AbortSignal, or a flag another thread sets in shared memory. */
+export interface Interrupt {
+  readonly aborted: boolean;
+}
+
 /** Limits of one call. */
 export interface CallOptions {
   /** Upper bound of the gas a call may use (geth's --rpc.gascap). */
   gasCap?: bigint;
-  /** Wall-clock budget in ms; the EVM stops with CALL_TIMEOUT past it. */
+  /**
+   * Wall-clock budget in ms of the whole request (every run of an estimateGas bisection shares it); the EVM stops
+   * with CALL_TIMEOUT past it.
+   */
   timeoutMs?: number;
+  /**
+   * The same budget as an absolute `performance.now()` time; wins over `timeoutMs`. Set by call/estimateGas/
+   * createAccessList once, so their repeated runs share one budget.
+   */
+  deadline?: number;
+  /** Checked with the clock (every 1,024 EVM steps): once `aborted`, the EVM stops with CALL_INTERRUPTED. */
+  interrupt?: Interrupt;
 }
 
 /** Defaults of `CallOptions`: gas cap 50,000,000, timeout 5 s. */
@@ -55,7 +70,10 @@ export interface CallResult {
   error?: string;
 }
 
-export type CallErrorCode = 'CALL_TIMEOUT' | 'CALL_INVALID' | 'CALL_REVERTED' | 'CALL_GAS_EXCEEDS_ALLOWANCE';
+export type CallErrorCode = 'CALL_TIMEOUT' | 'CALL_INTERRUPTED' | 'CALL_INVALID' | 'CALL_REVERTED' | 'CALL_GAS_EXCEEDS_ALLOWANCE';
 
-/** A call that could not produce a result; `meta.data` holds revert bytes for CALL_REVERTED. */
+/**
+ * A call that could not produce a result; `meta.data` holds revert bytes for CALL_REVERTED, `meta.timeoutMs` the
+ * budget for CALL_TIMEOUT (whose message is geth's: "execution aborted (timeout = 5s)").
+ */
 export class CallError extends XoneError<CallErrorCode> {}

@@ -7,7 +7,7 @@
 import { type FilterCriteria, filterCriteria } from '../callParams.ts';
 import { encodeLog } from '../encode/receipt.ts';
 import { type LogQuery } from '../interface.ts';
-import { ParamError, optional, required, string } from '../params.ts';
+import { ParamError, jsonKind, optional, required, string } from '../params.ts';
 import { type CallContext, type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { RpcError } from '../errors.ts';
@@ -52,13 +52,18 @@ export function ethLogMethods(s: RpcServices): MethodTable {
   const now = s.deps.now ?? Date.now;
   return {
     eth_getLogs: method([required(filterCriteria)] as const, ([c], ctx) => runLogs(s, c, ctx), { expensive: true }),
-    eth_newFilter: method([required(filterCriteria)] as const, ([c]) =>
-      s.filters.install({ kind: 'logs', lastPoll: now(), items: [], criteria: c }),
-    ),
+    eth_newFilter: method([required(filterCriteria)] as const, ([c]) => {
+      // Refused as eth_getLogs refuses the same range, rather than installing a filter that can never match.
+      if (!c.blockHash) {
+        const from = c.fromBlock ? s.blocks.number(c.fromBlock) : null;
+        const to = c.toBlock ? s.blocks.number(c.toBlock) : null;
+        if (from !== null && to !== null && from > to) throw new RpcError('SERVER_ERROR', 'invalid block range params');
+      }
+      return s.filters.install({ kind: 'logs', lastPoll: now(), items: [], criteria: c });
+    }),
     eth_newBlockFilter: method([], () => s.filters.install({ kind: 'block', lastPoll: now(), items: [] })),
-    eth_newPendingTransactionFilter: method([optional((v) => v)] as const, () =>
-      s.filters.install({ kind: 'pendingTx', lastPoll: now(), items: [] }),
-    ),
+    // No params (execution-apis): anything more is -32602 "too many arguments, want at most 0".
+    eth_newPendingTransactionFilter: method([], () => s.filters.install({ kind: 'pendingTx', lastPoll: now(), items: [] })),
     eth_getFilterChanges: method([required(string)] as const, ([id]) => s.filters.poll(id)),
     eth_getFilterLogs: method(
       [required(string)] as const,
@@ -75,6 +80,14 @@ export function ethLogMethods(s: RpcServices): MethodTable {
       if (!ctx.connection) throw new RpcError('NOTIFICATIONS_UNSUPPORTED');
       if (!KINDS.has(kind)) throw new RpcError('SUBSCRIPTION_NOT_FOUND', `no "${kind}" subscription in eth namespace`);
       let criteria: FilterCriteria | undefined;
+      // geth's newHeads takes nothing after its name; newPendingTransactions an optional boolean (full objects,
+      // which this node does not send: only `false` is taken).
+      if (kind === 'newHeads' && arg !== undefined) throw new RpcError('INVALID_PARAMS', 'too many arguments, want at most 1');
+      if (kind === 'newPendingTransactions' && arg !== undefined) {
+        if (typeof arg !== 'boolean')
+          throw new RpcError('INVALID_PARAMS', `invalid argument 1: json: cannot unmarshal ${jsonKind(arg)} into Go value of type bool`);
+        if (arg) throw new RpcError('INVALID_PARAMS', 'invalid argument 1: full transaction objects are not supported');
+      }
       if (kind === 'logs' && arg !== undefined) {
         try {
           criteria = filterCriteria(arg);

@@ -1,7 +1,7 @@
 /**
  * State and execution reads of the eth_ namespace: balance, nonce, code, storage, proofs, eth_call, estimateGas,
  * createAccessList. Each resolves its block to a header first (geth's "header not found" when missing) and passes
- * the call's AbortSignal down; EVM work additionally runs under `evmTimeoutMs` and the gas cap.
+ * the call's AbortSignal down; EVM work runs under the gas cap, and its executor (core/rpcPool) under `evmTimeoutMs`.
  */
 import { type BlockSelector, blockNumberOrHash } from '../blockParams.ts';
 import { callRequest } from '../callParams.ts';
@@ -42,28 +42,12 @@ export function stateOverrides(v: unknown): StateOverrides {
   return out;
 }
 
-/** Runs EVM work under min(call deadline, evmTimeoutMs), as geth's --rpc.evmtimeout. */
-async function withEvmTimeout<T>(
-  s: RpcServices,
-  ctx: CallContext,
-  run: (opts: ExecOptions) => Promise<T>,
-  overrides?: StateOverrides,
-): Promise<T> {
-  const ms = s.options.evmTimeoutMs;
-  const evm = new AbortController();
-  const signal = AbortSignal.any([ctx.signal, evm.signal]);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      evm.abort();
-      reject(new RpcError('SERVER_ERROR', `execution aborted (timeout = ${ms / 1000}s)`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([run({ signal, gasCap: s.options.gasCap, overrides }), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * The options of one EVM request: the request's scope (deadline, signal, fairness key) and the gas cap. The executor
+ * (the RPC execution pool) enforces --rpc.evmtimeout and the deadline, and stops the EVM when the signal fires.
+ */
+function execOptions(s: RpcServices, ctx: CallContext, overrides?: StateOverrides): ExecOptions {
+  return { signal: ctx.signal, deadline: ctx.deadline, client: ctx.client, gasCap: s.options.gasCap, overrides };
 }
 
 function capGas(req: CallRequest, cap: bigint): CallRequest {
@@ -114,7 +98,7 @@ export function ethStateMethods(s: RpcServices): MethodTable {
         [required(callRequest), optional(blockNumberOrHash), optional(stateOverrides)] as const,
         async ([req, sel, overrides], ctx) => {
           const header = await s.blocks.stateHeader(sel ?? LATEST);
-          const out = await withEvmTimeout(s, ctx, (o) => exec.call(capGas(req, s.options.gasCap), header, o), overrides);
+          const out = await exec.call(capGas(req, s.options.gasCap), header, execOptions(s, ctx, overrides));
           if (out.status === 'revert') throw revertError(out.returnData);
           if (out.status === 'error') throw new RpcError('SERVER_ERROR', out.error);
           return bytesToHex(out.returnData);
@@ -125,7 +109,7 @@ export function ethStateMethods(s: RpcServices): MethodTable {
         [required(callRequest), optional(blockNumberOrHash), optional(stateOverrides)] as const,
         async ([req, sel, overrides], ctx) => {
           const header = await s.blocks.stateHeader(sel ?? LATEST);
-          const out = await withEvmTimeout(s, ctx, (o) => exec.estimateGas(capGas(req, s.options.gasCap), header, o), overrides);
+          const out = await exec.estimateGas(capGas(req, s.options.gasCap), header, execOptions(s, ctx, overrides));
           if (out.status === 'revert') throw revertError(out.returnData);
           if (out.status === 'error') throw new RpcError('SERVER_ERROR', out.error);
           return toQuantity(out.gas);
@@ -136,7 +120,7 @@ export function ethStateMethods(s: RpcServices): MethodTable {
         [required(callRequest), optional(blockNumberOrHash)] as const,
         async ([req, sel], ctx) => {
           const header = await s.blocks.stateHeader(sel ?? LATEST);
-          const out = await withEvmTimeout(s, ctx, (o) => exec.createAccessList(capGas(req, s.options.gasCap), header, o));
+          const out = await exec.createAccessList(capGas(req, s.options.gasCap), header, execOptions(s, ctx));
           const res: Record<string, unknown> = {
             accessList: out.accessList.map((e) => ({ address: bytesToHex(e.address), storageKeys: e.storageKeys.map(bytesToHex) })),
           };

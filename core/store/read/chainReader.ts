@@ -209,6 +209,21 @@ export class ChainReader {
     return stmt;
   }
 
+  /**
+   * `snapshot` for a read that awaits: one read transaction of this connection, so everything `read` reads across
+   * its awaits comes from one WAL snapshot (the RPC execution pool runs each job this way). Only for a connection no
+   * one else uses meanwhile (a pool worker's own); nested calls share the outer snapshot.
+   */
+  async readSnapshot<T>(read: () => T | Promise<T>): Promise<T> {
+    if (this.db.inTransaction) return read();
+    this.db.exec('BEGIN');
+    try {
+      return await read();
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
   /** The blocks table row of `hash` (for the store and `db check`). */
   blockRow(hash: Uint8Array): BlockRow | undefined {
     return this.stmts.blockByHash.get(hash) as BlockRow | undefined;

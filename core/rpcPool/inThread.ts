@@ -1,0 +1,47 @@
+/**
+ * The executor interface run on the calling thread, over the caller's read-only store handle: for tests, tools
+ * (rpc-compat's fixture node) and the in-loop comparison of bench:rpc-isolation. It gives no isolation: a long job
+ * blocks the thread that runs it, so the node never serves a public endpoint with it. Deadlines are checked by the job
+ * itself (the EVM's clock check); nothing can stop a job that does not check.
+ */
+import type { ChainConfig } from '../chain/forks.ts';
+import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import type { ChainReader } from '../store/index.ts';
+import { RpcPoolError } from './errors.ts';
+import { POOL_JOBS, type JobContext } from './jobs.ts';
+import type { JobKind, JobParams, JobResult, JobScope, RpcExecutor } from './types.ts';
+
+export class InThreadExecutor implements RpcExecutor {
+  private closed = false;
+
+  constructor(
+    private readonly reader: ChainReader,
+    private readonly config: ChainConfig,
+  ) {}
+
+  async run<K extends JobKind>(kind: K, params: JobParams<K>, scope: JobScope): Promise<JobResult<K>> {
+    if (this.closed) throw new RpcPoolError('RPC_POOL_CLOSED', 'executor is closed');
+    const signal = scope.signal;
+    const deadline = scope.deadline;
+    const interrupt = {
+      get aborted(): boolean {
+        return (signal?.aborted ?? false) || Date.now() > deadline;
+      },
+    };
+    const ctx: JobContext = {
+      reader: this.reader,
+      config: this.config,
+      interrupt,
+      budgetMs: Math.max(1, Math.min(scope.budgetMs ?? deadline - Date.now(), deadline - Date.now())),
+      views: { exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs }) },
+    };
+    const job = POOL_JOBS[kind] as (p: JobParams<K>, c: JobContext) => JobResult<K> | Promise<JobResult<K>>;
+    // No read transaction here: the caller's connection is shared with its other reads, so a job reads the latest
+    // commit at each statement (the pool's workers give each job one snapshot).
+    return job(params, ctx);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,355 @@
+/**
+ * The RPC execution pool (docs/architecture.md, "RPC execution pool"): worker threads that run every state read that
+ * can take time (eth_call, eth_estimateGas, eth_createAccessList; eth_getLogs, eth_getProof, debug_trace*,
+ * eth_simulateV1 as they join the job table in jobs.ts), so the main loop only parses, routes and answers.
+ *
+ * - Each worker has its own read-only SQLite connection and runs one job at a time inside one read transaction:
+ *   every job sees one consistent WAL snapshot and never waits behind the chain thread's writer.
+ * - Workers run at a lower CPU priority (nice 10 by default) so a saturated pool leaves the main loop and the
+ *   chain thread their CPU. Threads start on demand up to `workers` (more than cores by default) and one idle spare
+ *   is kept ready, so a cheap call starts at once beside long ones instead of waiting for them to end; idle threads
+ *   beyond `warm` stop after `idleMs` (docs/decisions/0030-rpc-execution-pool.md).
+ * - Fairness: per client (IP, or the client a trusted gateway names) a cap on running jobs (1 by default) and on
+ *   waiting ones, and a bound on the whole queue; the next job comes from the client with the fewest running; a job
+ *   that cannot wait is refused at once with -32005 and a Retry-After.
+ * - Deadlines: a job is interrupted (shared-memory flag, checked by the EVM and between rows) when its request's
+ *   deadline passes, its client goes away or its budget ends; a worker that does not stop within `graceMs` is
+ *   terminated and replaced, and its caller gets the timeout error at once.
+ *
+ * Any job that is a function of (request, store snapshot, deadline) belongs here: add it to jobs.ts and call
+ * `run(kind, params, scope)`. The in-thread executor (inThread.ts, imported on its own: it loads the EVM) runs the
+ * same table on the calling thread.
+ */
+import type { ChainConfig } from '../chain/forks.ts';
+import type { Logger } from '../log/types.ts';
+import type { Counter, Gauge, Histogram } from '../metrics/types.ts';
+import { defaultStoreOptions } from '../store/index.ts';
+import { deserializeError, RpcPoolError } from './errors.ts';
+import { FairQueue, type Refusal } from './fairQueue.ts';
+import { resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
+import type { JobKind, JobParams, JobReply, JobResult, JobScope, RpcExecutor } from './types.ts';
+import { WorkerSlot } from './workerSlot.ts';
+
+export { RpcPoolError, type RpcPoolErrorCode } from './errors.ts';
+export { defaultRpcPoolOptions, defaultRpcWorkers, MAX_RPC_WORKERS, resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
+export type { JobKind, JobParams, JobResult, JobScope, RpcExecutor } from './types.ts';
+export { pooledExecutionView } from './views.ts';
+
+/** The metrics the pool keeps (docs/metrics.md). */
+export interface RpcPoolMetrics {
+  rpcPoolQueued: Gauge;
+  rpcPoolBusy: Gauge;
+  rpcPoolJobs: Counter;
+  rpcPoolRefused: Counter;
+  rpcPoolInterrupted: Counter;
+  rpcPoolWorkerRestarts: Counter;
+  rpcPoolJobSeconds: Histogram;
+  rpcPoolWaitSeconds: Histogram;
+}
+
+export interface RpcPoolDeps {
+  logger?: Logger;
+  metrics?: RpcPoolMetrics;
+}
+
+export interface RpcPoolSetup {
+  datadir: string;
+  config: ChainConfig;
+  /** Read deadline of each worker's store handle (default the store's). */
+  readDeadlineMs?: number;
+}
+
+interface Job {
+  id: number;
+  kind: JobKind;
+  params: unknown;
+  scope: JobScope;
+  budgetMs: number;
+  enqueuedAt: number;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  settled: boolean;
+  /** The slot running it, once started. */
+  slot?: Slot;
+  /** Removes the deadline timer and the abort listener. */
+  unhook?: () => void;
+}
+
+type Slot = WorkerSlot<Job>;
+
+/** Retry-After bounds for a refused call (seconds). */
+const RETRY_MIN_S = 1;
+const RETRY_MAX_S = 30;
+/** Consecutive worker failures before spawns back off, and the longest backoff. */
+const BACKOFF_MAX_MS = 10_000;
+
+export class RpcExecutionPool implements RpcExecutor {
+  readonly options: RpcPoolOptions;
+  private readonly queue: FairQueue<Job>;
+  private readonly slots: Slot[] = [];
+  private nextJobId = 1;
+  private nextSlotId = 0;
+  private closed = false;
+  /** Moving average of job run time (ms), for Retry-After. */
+  private avgJobMs = 50;
+  /** Workers that died in a row without running a job: spawns wait `backoffUntil` meanwhile. */
+  private failures = 0;
+  private backoffUntil = 0;
+  private backoffTimer: NodeJS.Timeout | undefined;
+  private readonly idleSweep: NodeJS.Timeout;
+
+  constructor(
+    private readonly setup: RpcPoolSetup,
+    options: Partial<RpcPoolOptions> = {},
+    private readonly deps: RpcPoolDeps = {},
+  ) {
+    this.options = resolveRpcPoolOptions(options);
+    this.queue = new FairQueue(this.options);
+    this.idleSweep = setInterval(() => this.retireIdle(), Math.max(250, Math.floor(this.options.idleMs / 4)));
+    this.idleSweep.unref();
+  }
+
+  /** Starts the warm threads; resolves once the first is ready. Calls made before then wait in the queue. */
+  async init(): Promise<void> {
+    for (let i = 0; i < this.options.warm; i++) this.spawn();
+    await Promise.any(this.slots.map((s) => s.ready)).catch((err: AggregateError) => {
+      throw new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start: ${String(err.errors[0])}`);
+    });
+  }
+
+  /** Threads running a job / ready / in all, and jobs waiting. */
+  stats(): { busy: number; ready: number; workers: number; queued: number } {
+    return {
+      busy: this.slots.filter((s) => s.job).length,
+      ready: this.slots.filter((s) => s.isReady).length,
+      workers: this.slots.length,
+      queued: this.queue.length,
+    };
+  }
+
+  run<K extends JobKind>(kind: K, params: JobParams<K>, scope: JobScope): Promise<JobResult<K>> {
+    if (this.closed) return Promise.reject(closedError());
+    const left = scope.deadline - Date.now();
+    if (left <= 0 || scope.signal?.aborted) return Promise.reject(timedOut());
+    return new Promise<JobResult<K>>((resolve, reject) => {
+      const job: Job = {
+        id: this.nextJobId,
+        kind,
+        params,
+        scope,
+        budgetMs: Math.max(1, Math.min(scope.budgetMs ?? left, left)),
+        enqueuedAt: performance.now(),
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        settled: false,
+      };
+      this.nextJobId = this.nextJobId >= 0x7fff_ffff ? 1 : this.nextJobId + 1;
+      const refusal = this.queue.offer(scope.client, job);
+      if (refusal) {
+        this.deps.metrics?.rpcPoolRefused.inc();
+        reject(this.busy(refusal));
+        return;
+      }
+      // The deadline and the client leaving both cancel (the dispatcher answers -32002 at the deadline itself).
+      const timer = setTimeout(() => this.cancel(job), left);
+      const onAbort = () => this.cancel(job);
+      scope.signal?.addEventListener('abort', onAbort, { once: true });
+      job.unhook = () => {
+        clearTimeout(timer);
+        scope.signal?.removeEventListener('abort', onAbort);
+      };
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.idleSweep);
+    clearTimeout(this.backoffTimer);
+    for (const job of this.queue.drain()) this.settle(job, closedError());
+    const slots = this.slots.splice(0);
+    for (const s of slots) if (s.job) this.settle(s.job, closedError());
+    await Promise.all(slots.map((s) => s.terminate()));
+  }
+
+  /** Starts waiting jobs on idle ready threads (fairest client first), then grows the pool if work still waits. */
+  private pump(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (!slot.isReady || slot.job) continue;
+      const next = this.queue.take();
+      if (!next) break;
+      this.start(slot, next.job);
+    }
+    this.grow();
+    this.deps.metrics?.rpcPoolQueued.set(this.queue.length);
+    this.deps.metrics?.rpcPoolBusy.set(this.slots.filter((s) => s.job).length);
+  }
+
+  /**
+   * Spawns threads, up to `workers`, so that every job that could start has a thread and one more is free: the
+   * spare a newcomer's call starts on while the others are busy with long work.
+   */
+  private grow(): void {
+    if (performance.now() < this.backoffUntil) return;
+    const free = this.slots.filter((s) => !s.job).length;
+    const want = this.queue.startable() + 1 - free;
+    for (let i = 0; i < want && this.slots.length < this.options.workers; i++) this.spawn();
+  }
+
+  /** Stops threads idle for `idleMs`, keeping `warm` and one free thread. */
+  private retireIdle(): void {
+    const now = performance.now();
+    const busy = this.slots.filter((s) => s.job).length;
+    let keep = Math.max(this.options.warm, busy + 1);
+    for (const slot of [...this.slots].reverse()) {
+      if (this.slots.length <= keep) break;
+      if (slot.job || !slot.isReady || now - slot.since < this.options.idleMs) continue;
+      this.remove(slot);
+      void slot.terminate();
+      keep = Math.max(this.options.warm, busy + 1);
+    }
+  }
+
+  private start(slot: Slot, job: Job): void {
+    slot.job = job;
+    job.slot = slot;
+    slot.since = performance.now();
+    this.deps.metrics?.rpcPoolWaitSeconds.observe((slot.since - job.enqueuedAt) / 1000);
+    try {
+      slot.post({ id: job.id, kind: job.kind, params: job.params, budgetMs: job.budgetMs });
+    } catch (err) {
+      // Params that cannot be cloned: a bug in the caller, answered as an internal error.
+      this.release(slot);
+      this.settle(job, err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    // The worker stops itself at the budget; past it plus the grace it is stuck and gets replaced.
+    slot.timer = setTimeout(() => this.overrun(slot, job, 'budget'), job.budgetMs + this.options.graceMs);
+  }
+
+  /** The worker answered. */
+  private onReply(slot: Slot, reply: JobReply): void {
+    const job = slot.job;
+    if (!job || job.id !== reply.id) return;
+    this.failures = 0;
+    this.avgJobMs = this.avgJobMs * 0.9 + reply.ms * 0.1;
+    this.deps.metrics?.rpcPoolJobSeconds.observe(reply.ms / 1000);
+    this.deps.metrics?.rpcPoolJobs.inc();
+    this.release(slot);
+    if (reply.ok) this.settle(job, undefined, reply.value);
+    else this.settle(job, deserializeError(reply.error));
+    this.pump();
+  }
+
+  /** The request's deadline passed or its client left: drop it if waiting, interrupt it if running. */
+  private cancel(job: Job): void {
+    if (job.settled) return;
+    const slot = job.slot;
+    this.settle(job, timedOut());
+    if (!slot) {
+      this.queue.remove(job.scope.client, job);
+      this.deps.metrics?.rpcPoolQueued.set(this.queue.length);
+      return;
+    }
+    this.deps.metrics?.rpcPoolInterrupted.inc();
+    slot.interrupt(job.id);
+    clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.overrun(slot, job, 'interrupt'), this.options.graceMs);
+  }
+
+  /** The worker kept running past budget + grace (or past grace after an interrupt): answer, then replace it. */
+  private overrun(slot: Slot, job: Job, why: 'budget' | 'interrupt'): void {
+    if (slot.job !== job) return;
+    this.settle(job, job.scope.budgetError?.() ?? timedOut());
+    this.deps.logger?.warn('rpc worker did not stop: replacing it', {
+      worker: slot.id,
+      kind: job.kind,
+      why,
+      ranMs: Math.round(performance.now() - slot.since),
+    });
+    this.release(slot);
+    this.remove(slot);
+    void slot.terminate();
+    this.deps.metrics?.rpcPoolWorkerRestarts.inc();
+    this.pump();
+  }
+
+  /** A worker died: its job fails, and the pool grows back as work needs (with a backoff while workers keep dying). */
+  private onGone(slot: Slot, why: string): void {
+    if (this.closed || !this.slots.includes(slot)) return;
+    const job = slot.job;
+    this.release(slot);
+    this.remove(slot);
+    void slot.terminate();
+    if (job) this.settle(job, new RpcPoolError('RPC_POOL_WORKER_FAILED', `execution worker failed: ${why}`, { kind: job.kind }));
+    this.failures++;
+    this.deps.logger?.error('rpc worker failed', { worker: slot.id, why, kind: job?.kind, failures: this.failures });
+    this.deps.metrics?.rpcPoolWorkerRestarts.inc();
+    if (this.failures > 1) {
+      const delay = Math.min(BACKOFF_MAX_MS, 100 * 2 ** Math.min(this.failures - 2, 7));
+      this.backoffUntil = performance.now() + delay;
+      clearTimeout(this.backoffTimer);
+      this.backoffTimer = setTimeout(() => this.pump(), delay);
+      this.backoffTimer.unref();
+    }
+    this.pump();
+  }
+
+  private release(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    const job = slot.job;
+    slot.job = undefined;
+    slot.since = performance.now();
+    if (job) this.queue.finished(job.scope.client);
+  }
+
+  private remove(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+  }
+
+  private settle(job: Job, err: Error | undefined, value?: unknown): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.unhook?.();
+    if (err) job.reject(err);
+    else job.resolve(value);
+  }
+
+  private busy(refusal: Refusal): RpcPoolError {
+    const threads = Math.max(1, this.options.workers);
+    const waitS = Math.ceil((this.avgJobMs * (this.queue.length + 1)) / threads / 1000);
+    const retryAfterSeconds = Math.min(RETRY_MAX_S, Math.max(RETRY_MIN_S, waitS));
+    const what = refusal === 'queue-full' ? 'execution queue full' : 'too many expensive calls waiting for this client';
+    return new RpcPoolError('RPC_POOL_BUSY', `limit exceeded: ${what}`, { retryAfterSeconds, refusal });
+  }
+
+  private spawn(): void {
+    const slot: Slot = new WorkerSlot<Job>(
+      this.nextSlotId++,
+      {
+        datadir: this.setup.datadir,
+        config: this.setup.config,
+        readDeadlineMs: this.setup.readDeadlineMs ?? defaultStoreOptions.readDeadlineMs,
+      },
+      this.options,
+      { reply: (s, reply) => this.onReply(s, reply), gone: (s, why) => this.onGone(s, why) },
+    );
+    this.slots.push(slot);
+    slot.ready.then(
+      () => this.pump(),
+      (err: unknown) => this.onGone(slot, `did not start: ${(err as Error).message}`),
+    );
+  }
+}
+
+/** The request passed its deadline (or its client went away) before its job finished. */
+function timedOut(): RpcPoolError {
+  return new RpcPoolError('RPC_POOL_DEADLINE', 'request timed out');
+}
+
+function closedError(): RpcPoolError {
+  return new RpcPoolError('RPC_POOL_CLOSED', 'rpc execution pool is closed');
+}

@@ -1,0 +1,82 @@
+/**
+ * The job table of the RPC execution pool: every state read that can take time, as a function of (request, store
+ * snapshot, deadline). A worker runs one job at a time inside one read transaction of its own read-only connection,
+ * so everything a job reads comes from one WAL snapshot, whatever the chain thread commits meanwhile.
+ *
+ * Adding a job (debug_trace*, eth_simulateV1, ...): add an entry here whose params and result are structured-
+ * clonable (bytes, bigints, plain objects; no functions or class instances), call it from the main thread with
+ * `executor.run('name', params, scope)`, and map its errors like the others (throw CoreErrors, whose codes
+ * core/rpc/errors.ts CORE_ERRORS maps, or RpcErrors). A job stops when `ctx.interrupt.aborted` turns true or its
+ * budget ends: check one of them between rows or steps, and the pool terminates the worker if it does not.
+ */
+import type { ChainConfig } from '../chain/forks.ts';
+import { CoreError } from '../errors.ts';
+import { equalBytes } from '../primitives/hex.ts';
+import type { CallRequest } from '../rpc/interface.ts';
+import type { HeaderData } from '../rpc/encode/types.ts';
+import type { Interrupt } from '../exec/call/index.ts';
+import type { StoreExecutionView } from '../rpcBackend/execView.ts';
+import type { ChainReader } from '../store/index.ts';
+
+/** What a job gets besides its params. */
+export interface JobContext {
+  /** The worker's read-only store; the job runs inside one read transaction (one snapshot). */
+  reader: ChainReader;
+  config: ChainConfig;
+  /** Turns true once the main thread cancelled the job (client gone, request deadline) or its budget ended. */
+  interrupt: Interrupt;
+  /** Execution budget in ms (--rpc.evmtimeout for EVM jobs), counted from the job's start in the worker. */
+  budgetMs: number;
+  /** Views over `reader`, built once per worker. */
+  views: { exec: (budgetMs: number) => StoreExecutionView };
+}
+
+/** The params of the EVM jobs: the request, the block it runs on, the gas cap. */
+export interface ExecJobParams {
+  req: CallRequest;
+  at: HeaderData;
+  gasCap: bigint;
+}
+
+/**
+ * The block a job runs on must still be canonical in the job's snapshot: state is kept for the canonical chain, so
+ * after a reorg (between the main thread resolving the block and the job starting) the state at that number would be
+ * another block's.
+ */
+function requireCanonical(ctx: JobContext, at: HeaderData): void {
+  const hash = ctx.reader.getCanonicalHash(Number(at.number));
+  if (hash === undefined || !equalBytes(hash, at.hash)) throw new CoreError('STATE_UNAVAILABLE', 'hash is not currently canonical');
+}
+
+const execOpts = (p: ExecJobParams, ctx: JobContext) => ({ gasCap: p.gasCap, signal: ctx.interrupt });
+
+export const POOL_JOBS = {
+  /** eth_call. */
+  call: (p: ExecJobParams, ctx: JobContext) => {
+    requireCanonical(ctx, p.at);
+    return ctx.views.exec(ctx.budgetMs).call(p.req, p.at, execOpts(p, ctx));
+  },
+  /** eth_estimateGas. */
+  estimateGas: (p: ExecJobParams, ctx: JobContext) => {
+    requireCanonical(ctx, p.at);
+    return ctx.views.exec(ctx.budgetMs).estimateGas(p.req, p.at, execOpts(p, ctx));
+  },
+  /** eth_createAccessList. */
+  createAccessList: (p: ExecJobParams, ctx: JobContext) => {
+    requireCanonical(ctx, p.at);
+    return ctx.views.exec(ctx.budgetMs).createAccessList(p.req, p.at, execOpts(p, ctx));
+  },
+  /** A job that only waits for its interrupt (tests: cancellation, deadlines, worker replacement). */
+  spin: (p: { ms: number; ignoreInterrupt?: boolean }, ctx: JobContext) => {
+    const end = performance.now() + p.ms;
+    while (performance.now() < end) {
+      if (!p.ignoreInterrupt && ctx.interrupt.aborted) throw new CoreError('STORE_READ_TIMEOUT', 'request timed out');
+    }
+    return p.ms;
+  },
+} satisfies Record<string, (params: never, ctx: JobContext) => unknown>;
+
+export type PoolJobs = typeof POOL_JOBS;
+export type JobKind = keyof PoolJobs;
+export type JobParams<K extends JobKind> = Parameters<PoolJobs[K]>[0];
+export type JobResult<K extends JobKind> = Awaited<ReturnType<PoolJobs[K]>>;

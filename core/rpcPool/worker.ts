@@ -1,0 +1,87 @@
+/**
+ * Entry of one RPC execution pool worker: opens its own read-only store connection, says ready, then runs one job at a
+ * time, each inside one read transaction (one WAL snapshot), and posts its outcome. A job stops when the main thread
+ * raises the interrupt flag in shared memory (a message could not reach a worker busy in synchronous EVM code) or its
+ * budget ends; if it does not, the main thread terminates this worker and starts another.
+ */
+import { parentPort } from 'node:worker_threads';
+import { ethereumHeaderCodec } from '../chain/header/index.ts';
+import { decodeRlp } from '../primitives/rlp.ts';
+import { headerData } from '../rpcBackend/convert.ts';
+import { startHeapDiag } from '../runtime/heapDiag.ts';
+import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
+import { openReadOnly } from '../store/index.ts';
+import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import { serializeError } from './errors.ts';
+import { POOL_JOBS, type JobContext } from './jobs.ts';
+import { CONTROL_INTERRUPT, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
+
+/**
+ * Runs one tiny eth_call at the stored head before saying ready, so the first real job does not pay for loading and
+ * compiling the EVM (hundreds of ms on a cold thread, more at nice 10 on a busy host).
+ */
+async function warmUp(ctx: JobContext): Promise<void> {
+  const head = ctx.reader.getHead();
+  const row = head && ctx.reader.getHeaderByHash(head.hash);
+  if (!row) return;
+  const at = headerData(ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp), row.hash);
+  await ctx.reader
+    .readSnapshot(() => ctx.views.exec(1_000).call({ to: new Uint8Array(20) }, at, { gasCap: 100_000n, signal: ctx.interrupt }))
+    // A warm-up that fails (an odd chain) only means a colder first job.
+    .catch(() => undefined);
+}
+
+const port = parentPort;
+if (!port) throw new Error('rpc pool worker must run in a worker thread');
+const data = tsWorkerData<RpcWorkerData>();
+startHeapDiag(data.name);
+
+try {
+  const reader = openReadOnly(data.datadir, { readDeadlineMs: data.readDeadlineMs });
+  const control = new Int32Array(data.control);
+  let current = 0;
+  const interrupt = {
+    get aborted(): boolean {
+      return Atomics.load(control, CONTROL_INTERRUPT) === current;
+    },
+  };
+  const ctx: JobContext = {
+    reader,
+    config: data.config,
+    interrupt,
+    budgetMs: 0,
+    views: { exec: (timeoutMs) => new StoreExecutionView(reader, data.config, { timeoutMs }) },
+  };
+  const runJob = async (req: JobRequest): Promise<JobReply> => {
+    const started = performance.now();
+    current = req.id;
+    ctx.budgetMs = req.budgetMs;
+    try {
+      const job = POOL_JOBS[req.kind] as (params: unknown, ctx: JobContext) => unknown;
+      const value = await reader.readSnapshot(() => job(req.params, ctx));
+      return { id: req.id, ok: true, value, ms: performance.now() - started };
+    } catch (err) {
+      return { id: req.id, ok: false, error: serializeError(err), ms: performance.now() - started };
+    } finally {
+      current = 0;
+    }
+  };
+
+  // Jobs arrive one at a time (the pool never sends a second before the first is answered); a queue keeps that true.
+  let chain: Promise<void> = Promise.resolve();
+  port.on('message', (req: JobRequest) => {
+    chain = chain.then(async () => {
+      const reply = await runJob(req);
+      try {
+        port.postMessage(reply);
+      } catch (err) {
+        // A value that cannot be cloned is a bug in the job: answer it as an internal error, not a hung request.
+        port.postMessage({ id: req.id, ok: false, error: serializeError(err), ms: reply.ms } satisfies JobReply);
+      }
+    });
+  });
+  await warmUp(ctx);
+  port.postMessage({ type: 'ready' });
+} catch (err) {
+  port.postMessage({ type: 'ready', error: (err as Error).message });
+}

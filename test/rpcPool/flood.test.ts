@@ -1,0 +1,129 @@
+/**
+ * A real flood against a real node (`xone run --dev` as a child process) on the documented maximum flags
+ * (`--rpc.gascap 100000000000 --rpc.evmtimeout 30000`): four attackers keep endless-loop eth_calls in flight, another
+ * client measures eth_blockNumber and a cheap eth_call meanwhile. The node must stay alive, keep sealing its slots,
+ * answer the victim about as fast as without the flood (compared with a baseline taken in the same run, with generous
+ * margins for a loaded host), refuse the excess at once with -32005 + Retry-After, and stop the attackers' work when
+ * they hang up. Before the pool, one such call held the loop until the watchdog killed the node at 10 s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevNode, type DevNode } from '../support/devNode.ts';
+import { percentiles, rawPost } from '../support/rawPost.ts';
+import { rpc, scrape } from '../node/support/rpcCall.ts';
+
+const LOOP = '0x' + 'aa'.repeat(20);
+const VIEW = '0x' + 'bb'.repeat(20);
+let node: DevNode;
+
+beforeAll(async () => {
+  node = await startDevNode(['--period', '1', '--rpc.gascap', '100000000000', '--rpc.evmtimeout', '30000']);
+  await rpc(node.url, 'anvil_setCode', [LOOP, '0x5b600056']);
+  await rpc(node.url, 'anvil_setCode', [VIEW, '0x602a60005260206000f3']);
+}, 90_000);
+afterAll(async () => {
+  await node?.stop();
+});
+
+const blockNumber = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] };
+const cheapCall = { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: VIEW }, 'latest'] };
+const endless = { jsonrpc: '2.0', id: 3, method: 'eth_call', params: [{ to: LOOP, gas: '0x7fffffffffffffff' }, 'latest'] };
+
+/** The victim: eth_blockNumber every 20 ms and a cheap eth_call every 100 ms, from its own address, for `ms`. */
+async function victim(ms: number): Promise<{ head: number[]; call: number[]; callErrors: unknown[] }> {
+  const head: number[] = [];
+  const call: number[] = [];
+  const callErrors: unknown[] = [];
+  const end = Date.now() + ms;
+  let n = 0;
+  while (Date.now() < end) {
+    head.push((await rawPost(node.url, blockNumber, { localAddress: '127.0.0.2' })).ms);
+    if (n++ % 5 === 0) {
+      const r = await rawPost(node.url, cheapCall, { localAddress: '127.0.0.2' });
+      if ((r.json as { result?: string }).result?.endsWith('2a')) call.push(r.ms);
+      else callErrors.push(r.json);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { head, call, callErrors };
+}
+
+const head = async (): Promise<number> => Number(BigInt((await rpc(node.url, 'eth_blockNumber')).result as string));
+
+describe('flood against a real node', () => {
+  it('behavior: endless eth_calls on the maximum flags stall neither the loop nor the chain; excess is refused at once; hang-ups stop the work', async () => {
+    // Baseline, same run, same host load.
+    const quiet = await victim(3_000);
+    const base = { head: percentiles(quiet.head), call: percentiles(quiet.call) };
+
+    const attackers = new AbortController();
+    let attacks = 0;
+    // Four attackers (four addresses), each keeping three endless calls in flight: one runs (its share), two wait.
+    const attacker = async (i: number) => {
+      while (!attackers.signal.aborted) {
+        attacks++;
+        await rawPost(node.url, endless, { signal: attackers.signal, localAddress: `127.0.0.${10 + i}` }).catch(() => undefined);
+      }
+    };
+    const running = Array.from({ length: 4 }, (_, i) => Array.from({ length: 3 }, () => attacker(i))).flat();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const before = await head();
+    const t0 = Date.now();
+    const loaded = await victim(8_000);
+    const slots = Math.floor((Date.now() - t0) / 1000);
+    const sealed = (await head()) - before;
+    const metrics = await scrape(node.url);
+    // One attacker bursts past its 16 queue places: the excess is refused at once, with HTTP 429 and a Retry-After.
+    const burst = await Promise.all(
+      Array.from({ length: 24 }, () =>
+        rawPost(node.url, endless, { localAddress: '127.0.0.10', signal: AbortSignal.timeout(1_000) }).catch(() => undefined),
+      ),
+    );
+    const refusals = burst.filter((r) => r && (r.json as { error?: { code: number } }).error?.code === -32005);
+    attackers.abort();
+    await Promise.all(running);
+
+    const under = { head: percentiles(loaded.head), call: percentiles(loaded.call) };
+    // eslint-disable-next-line no-console
+    console.log(
+      JSON.stringify({
+        base,
+        under,
+        sealed,
+        slots,
+        attacks,
+        refusals: refusals.length,
+        busy: metrics.get('xone_rpc_pool_busy_workers'),
+        loopLagMs: metrics.get('xone_loop_lag_ms'),
+      }),
+    );
+    if (under.call.n <= 5) console.log(node.output().slice(-3000));
+
+    // The node survived a 2^63-gas endless loop with a 30 s budget (the watchdog would have killed it at 10 s).
+    expect(node.child.exitCode).toBeNull();
+    // Each attacker held its share (one thread) the whole time.
+    expect(metrics.get('xone_rpc_pool_busy_workers')).toBeGreaterThanOrEqual(4);
+    // The chain kept sealing: at least 60 % of the 1 s slots (the bench holds the strict 95 % target).
+    expect(sealed).toBeGreaterThanOrEqual(Math.floor(slots * 0.6));
+    // The loop stayed responsive: the victim's eth_blockNumber was never held for an EVM run (30 s here).
+    expect(under.head.p50).toBeLessThan(Math.max(50, base.head.p50 * 5));
+    expect(under.head.max).toBeLessThan(2_000);
+    // The victim's cheap calls were answered, not starved behind the attackers' endless ones (30 s each).
+    expect(loaded.callErrors).toEqual([]);
+    expect(under.call.n).toBeGreaterThan(5);
+    expect(under.call.max).toBeLessThan(15_000);
+    // The excess was refused at once (within the 1 s the burst waited) with -32005, HTTP 429 and a Retry-After.
+    expect(refusals.length).toBeGreaterThanOrEqual(5);
+    expect(refusals[0]?.status).toBe(429);
+    expect(Number(refusals[0]?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+    // The attackers hung up: their running and queued work stops well before the 30 s budget.
+    const stopBy = Date.now() + 10_000;
+    let busy = 4;
+    while (Date.now() < stopBy && busy > 0) {
+      await new Promise((r) => setTimeout(r, 200));
+      busy = (await scrape(node.url)).get('xone_rpc_pool_busy_workers') ?? -1;
+    }
+    expect(busy).toBe(0);
+    expect(percentiles((await victim(500)).head).max).toBeLessThan(2_000);
+  }, 120_000);
+});

@@ -1,0 +1,157 @@
+/**
+ * The RPC execution pool with real worker threads over a real datadir: results, the EVM budget (geth's timeout
+ * error), workers that do not stop (terminated and replaced), cancellation of running and queued work, the per-client
+ * share and the bounded queue (-32005 with a Retry-After), a reorged block, and a main loop that stays free meanwhile.
+ * Time bounds are generous or relative: the host may be loaded.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XoneError } from '../../core/errors.ts';
+import { bytesToHex } from '../../core/primitives/hex.ts';
+import { toWireError } from '../../core/rpc/errors.ts';
+import { RpcExecutionPool, RpcPoolError, pooledExecutionView, type JobScope } from '../../core/rpcPool/index.ts';
+import { LOOP, REVERTER, VIEW, makeChainDir, type ChainDir } from './support/chainDir.ts';
+
+let dir: ChainDir;
+const pools: RpcExecutionPool[] = [];
+
+beforeAll(async () => {
+  dir = await makeChainDir('rpcpool');
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  rmSync(dir.datadir, { recursive: true, force: true });
+});
+
+async function startPool(options: ConstructorParameters<typeof RpcExecutionPool>[1] = {}): Promise<RpcExecutionPool> {
+  const pool = new RpcExecutionPool({ datadir: dir.datadir, config: dir.genesis.config }, options);
+  pools.push(pool);
+  await pool.init();
+  // Every worker ready, so timings below do not include start-up.
+  while (pool.stats().ready < pool.options.warm) await new Promise((r) => setTimeout(r, 20));
+  return pool;
+}
+
+const scope = (client: string, extra: Partial<JobScope> = {}): JobScope => ({ client, deadline: Date.now() + 30_000, ...extra });
+const opts = (client = 'a', signal = new AbortController().signal) => ({
+  signal,
+  deadline: Date.now() + 30_000,
+  client,
+  gasCap: 50_000_000n,
+});
+
+describe('RPC execution pool', () => {
+  it('default: eth_call, estimateGas and a revert run in a worker over the datadir', async () => {
+    const pool = await startPool({ workers: 2 });
+    const exec = pooledExecutionView(pool, 5_000);
+    const out = await exec.call({ to: VIEW }, dir.head, opts());
+    expect(out.status).toBe('success');
+    expect(bytesToHex((out as { returnData: Uint8Array }).returnData)).toBe('0x' + '00'.repeat(31) + '2a');
+    const gas = await exec.estimateGas({ to: VIEW }, dir.head, opts());
+    expect(gas.status).toBe('success');
+    expect((await exec.call({ to: REVERTER }, dir.head, opts())).status).toBe('revert');
+  });
+
+  it('behavior: an endless loop stops at --rpc.evmtimeout with geth\'s -32000 "execution aborted (timeout = 300ms)"', async () => {
+    const pool = await startPool({ workers: 2 });
+    const exec = pooledExecutionView(pool, 300);
+    const err = await exec
+      .call({ to: LOOP, gas: 100_000_000_000n }, dir.head, { ...opts(), gasCap: 100_000_000_000n })
+      .catch((e: unknown) => e);
+    expect(toWireError(err)).toEqual({ code: -32000, message: 'execution aborted (timeout = 300ms)' });
+    const late = await exec.estimateGas({ to: LOOP }, dir.head, opts()).catch((e: unknown) => e);
+    expect(toWireError(late)).toEqual({ code: -32000, message: 'execution aborted (timeout = 300ms)' });
+    expect(pool.stats().busy).toBe(0);
+  });
+
+  it('behavior: a worker that ignores its budget is terminated and replaced; its caller gets the budget error', async () => {
+    const pool = await startPool({ workers: 1, graceMs: 100 });
+    const started = Date.now();
+    const err = await pool
+      .run(
+        'spin',
+        { ms: 60_000, ignoreInterrupt: true },
+        scope('a', { budgetMs: 200, budgetError: () => new XoneError('VM_ERROR', 'too slow') }),
+      )
+      .catch((e: unknown) => e);
+    expect((err as XoneError).message).toBe('too slow');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    // The replacement serves the next job.
+    expect(await pool.run('spin', { ms: 1 }, scope('a'))).toBe(1);
+  });
+
+  it('behavior: cancelling a running job interrupts it at once and frees its worker', async () => {
+    const pool = await startPool({ workers: 1 });
+    const ctl = new AbortController();
+    const running = pool.run('spin', { ms: 60_000 }, scope('a', { signal: ctl.signal }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pool.stats().busy).toBe(1);
+    ctl.abort();
+    const err = await running.catch((e: unknown) => e);
+    expect(toWireError(err)).toEqual({ code: -32002, message: 'request timed out' });
+    expect(await pool.run('spin', { ms: 1 }, scope('b'))).toBe(1);
+    expect(pool.stats()).toMatchObject({ busy: 0, queued: 0, ready: 1 });
+  });
+
+  it('behavior: a queued job whose client left never runs; a request past its deadline answers -32002', async () => {
+    const pool = await startPool({ workers: 1 });
+    const blocker = pool.run('spin', { ms: 400 }, scope('a'));
+    const ctl = new AbortController();
+    const queued = pool.run('spin', { ms: 1 }, scope('b', { signal: ctl.signal }));
+    expect(pool.stats().queued).toBe(1);
+    ctl.abort();
+    expect(toWireError(await queued.catch((e: unknown) => e)).code).toBe(-32002);
+    expect(pool.stats().queued).toBe(0);
+    const late = pool.run('spin', { ms: 1 }, scope('c', { deadline: Date.now() + 50 }));
+    expect(toWireError(await late.catch((e: unknown) => e))).toEqual({ code: -32002, message: 'request timed out' });
+    expect(await blocker).toBe(400);
+  });
+
+  it('behavior: one client past its share is refused at once with -32005 and a Retry-After; another client still runs next', async () => {
+    const pool = await startPool({ workers: 2, perClientRunning: 1, perClientQueued: 2 });
+    const flood = [0, 1, 2].map(() => pool.run('spin', { ms: 300 }, scope('flood')));
+    const refused = await pool.run('spin', { ms: 1 }, scope('flood')).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RpcPoolError);
+    expect((refused as RpcPoolError).code).toBe('RPC_POOL_BUSY');
+    expect((refused as RpcPoolError).meta.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(toWireError(refused).code).toBe(-32005);
+    // The flood holds one worker (its share); the other client's job takes the second at once.
+    const t0 = performance.now();
+    expect(await pool.run('spin', { ms: 1 }, scope('victim'))).toBe(1);
+    const victimMs = performance.now() - t0;
+    await Promise.all(flood);
+    expect(victimMs).toBeLessThan(300);
+  });
+
+  it('behavior: a job on a block that is no longer canonical in its snapshot is refused', async () => {
+    const pool = await startPool({ workers: 1 });
+    const stale = { ...dir.head, hash: new Uint8Array(32).fill(7) };
+    const err = await pooledExecutionView(pool, 1000)
+      .call({ to: VIEW }, stale, opts())
+      .catch((e: unknown) => e);
+    expect(toWireError(err)).toEqual({ code: -32000, message: 'hash is not currently canonical' });
+  });
+
+  it('behavior: the main loop stays free while every worker runs an endless loop', async () => {
+    const pool = await startPool({ workers: 2 });
+    const lag = async (ms: number): Promise<number> => {
+      let worst = 0;
+      let last = performance.now();
+      const end = last + ms;
+      while (performance.now() < end) {
+        await new Promise((r) => setTimeout(r, 10));
+        const now = performance.now();
+        worst = Math.max(worst, now - last - 10);
+        last = now;
+      }
+      return worst;
+    };
+    const baseline = await lag(500);
+    const exec = pooledExecutionView(pool, 1500);
+    const calls = [0, 1].map((i) => exec.call({ to: LOOP }, dir.head, opts(`c${i}`)).catch((e: unknown) => e));
+    const loaded = await lag(1000);
+    await Promise.all(calls);
+    // The loop's timers wake as late as they did before (plus slack for a loaded host), never for the EVM's time.
+    expect(loaded).toBeLessThan(Math.max(200, baseline * 4));
+  });
+});
