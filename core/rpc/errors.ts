@@ -86,13 +86,13 @@ export const RPC_ERRORS = {
     code: -32000,
     message: '<reason>',
     httpStatus: 200,
-    when: 'geth\'s generic code: tx-pool rejections ("nonce too low", "already known", ...), "header not found", "filter not found", VM errors.',
+    when: 'geth\'s generic code: tx-pool rejections ("nonce too low", "already known", ...), "header not found", "filter not found", VM errors, eth_call / estimateGas / createAccessList stopped at --rpc.evmtimeout ("execution aborted (timeout = 5s)").',
   },
   TIMEOUT: {
     code: -32002,
     message: 'request timed out',
     httpStatus: 200,
-    when: 'A call (or the rest of a batch) passed its deadline (`callTimeoutMs`), or a store read passed its own read deadline.',
+    when: 'A call (or the rest of a batch) passed its deadline (`callTimeoutMs`, 30 s) while it waited for or ran in the execution pool, or its client left; or a store read passed its own read deadline.',
   },
   RESPONSE_TOO_LARGE: {
     code: -32003,
@@ -104,7 +104,7 @@ export const RPC_ERRORS = {
     code: -32005,
     message: 'limit exceeded',
     httpStatus: 429,
-    when: 'Rate bucket empty for the client IP (HTTP 429 + Retry-After), load shedding refuses an expensive method, or eth_getLogs range/result caps.',
+    when: 'Rate bucket empty for the client IP, or the execution pool cannot queue the call (the client already has 16 waiting, or the pool is full), both at once with HTTP 429 + Retry-After; load shedding refuses an expensive method; eth_getLogs range/result caps.',
   },
   SIM_NONCE_TOO_LOW: {
     code: -38010,

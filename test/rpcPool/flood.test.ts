@@ -83,7 +83,6 @@ describe('flood against a real node', () => {
     await Promise.all(running);
 
     const under = { head: percentiles(loaded.head), call: percentiles(loaded.call) };
-    // eslint-disable-next-line no-console
     console.log(
       JSON.stringify({
         base,
