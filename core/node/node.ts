@@ -86,13 +86,29 @@ export class XoneNode {
 
   static async start(options: NodeOptions, { logger, metrics = createMetrics(), rpcClock }: NodeDeps): Promise<XoneNode> {
     const lifecycle = new Lifecycle({}, { logger });
-    const config = options.genesis.config;
-    const batch = chainBatch(options);
     // The chain thread opens the store (migrations, reconcile) before anything reads it.
     const started = options.chain ?? startChainThread(options);
     const chain = started.thread;
     await started.ready;
     lifecycle.add('chain', chain);
+    try {
+      return await XoneNode.assemble(options, { logger, metrics, rpcClock }, lifecycle, chain);
+    } catch (err) {
+      // What started before the failure (store handle, execution pool, chain thread) is closed, so the process can end.
+      await lifecycle.close();
+      throw err;
+    }
+  }
+
+  /** Everything after the chain thread, in construction order (see the top of this file). */
+  private static async assemble(
+    options: NodeOptions,
+    { logger, metrics, rpcClock }: Required<Omit<NodeDeps, 'rpcClock'>> & Pick<NodeDeps, 'rpcClock'>,
+    lifecycle: Lifecycle,
+    chain: ChainThread,
+  ): Promise<XoneNode> {
+    const config = options.genesis.config;
+    const batch = chainBatch(options);
     const initialHead = await chain.head();
     const reader = lifecycle.add('store-reader', openReadOnly(options.datadir, options.faults ? { faults: options.faults } : {}));
     const ref: { node?: XoneNode } = {};

@@ -48,7 +48,7 @@ export class WorkerSlot<J = unknown> {
       () => undefined,
     );
     this.worker.on('message', (msg: JobReply | { type: 'ready' }) => {
-      if (!('type' in msg)) events.reply(this, msg);
+      if (!this.dead && !('type' in msg)) events.reply(this, msg);
     });
     const gone = (why: string) => {
       if (this.dead) return;
@@ -69,11 +69,10 @@ export class WorkerSlot<J = unknown> {
     Atomics.store(this.control, CONTROL_INTERRUPT, id);
   }
 
-  /** Stops the worker without telling the owner (it already knows). */
+  /** Stops the worker without telling the owner (it already knows); the ready wait settles on the exit. */
   terminate(): Promise<void> {
     this.dead = true;
     clearTimeout(this.timer);
-    this.worker.removeAllListeners();
     return this.worker.terminate().then(
       () => undefined,
       () => undefined,
