@@ -3,8 +3,8 @@
  *   1. chain service: the datadir's only writer; opening it runs migrations and reconcile, so it goes first
  *   2. read-only store handle: every RPC read goes through it (its own WAL snapshot, never behind the writer)
  *   3. tx pool, validated against the head state read through (2)
- *   4. RPC execution pool: its workers open their own read-only handles (after (1) made the datadir) and warm up at
- *      low priority while the rest starts; calls made before one is ready wait in its queue
+ *   4. RPC execution pool: built here, its threads started once (5) listens (they open their own read-only handles
+ *      and warm up); calls made before one is ready wait in its queue
  *   5. RPC server: needs (2), (3) and (4); starts listening last among the serving parts
  *   6. producer (with --mine): needs everything above; announces blocks only after they are durable
  *   7. loop-lag probe and watchdog: watch the finished main loop
@@ -221,6 +221,7 @@ export class XoneNode {
       },
     );
     const addr = await node.rpc.start();
+    node.warmExecutor(executor);
     lifecycle.add('rpc', node.rpc);
     node.url = `http://${addr.host}:${addr.port}`;
     if (options.ethstats) {
@@ -278,8 +279,18 @@ export class XoneNode {
       logger: this.deps.logger,
       metrics: this.deps.metrics,
     });
-    pool.init().catch((err: unknown) => this.deps.logger.error('rpc execution pool failed to start', { error: (err as Error).message }));
     return pool;
+  }
+
+  /**
+   * Starts the pool's warm threads once the RPC server listens: they load at the process's priority, and start-up
+   * (answer RPC within 500 ms, issue #5) should not share the cores with them. Calls made meanwhile wait in its queue.
+   */
+  private warmExecutor(executor: RpcExecutor): void {
+    if (!(executor instanceof RpcExecutionPool)) return;
+    executor
+      .init()
+      .catch((err: unknown) => this.deps.logger.error('rpc execution pool failed to start', { error: (err as Error).message }));
   }
 
   /** The canonical head, as the node serves it. */

@@ -111,7 +111,7 @@ export class RpcExecutionPool implements RpcExecutor {
 
   /** Starts the warm threads; resolves once the first is ready. Calls made before then wait in the queue. */
   async init(): Promise<void> {
-    for (let i = 0; i < this.options.warm; i++) this.spawn();
+    while (this.slots.length < this.options.warm) this.spawn();
     await Promise.any(this.slots.map((s) => s.ready)).catch((err: AggregateError) => {
       throw new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start: ${String(err.errors[0])}`);
     });

@@ -36,6 +36,8 @@ export interface RpcWorkerData {
   control: SharedArrayBuffer;
   /** Read deadline of the worker's store handle (ms). */
   readDeadlineMs: number;
+  /** Nice value the thread takes once it has loaded and warmed up (it loads at the process's priority). */
+  nice: number;
   name: string;
 }
 

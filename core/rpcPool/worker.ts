@@ -1,9 +1,11 @@
 /**
- * Entry of one RPC execution pool worker: opens its own read-only store connection, says ready, then runs one job at a
+ * Entry of one RPC execution pool worker: opens its own read-only store connection, warms up, lowers its CPU
+ * priority, says ready, then runs one job at a
  * time, each inside one read transaction (one WAL snapshot), and posts its outcome. A job stops when the main thread
  * raises the interrupt flag in shared memory (a message could not reach a worker busy in synchronous EVM code) or its
  * budget ends; if it does not, the main thread terminates this worker and starts another.
  */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ethereumHeaderCodec } from '../chain/header/index.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
@@ -29,6 +31,16 @@ async function warmUp(ctx: JobContext): Promise<void> {
     .readSnapshot(() => ctx.views.exec(1_000).call({ to: new Uint8Array(20) }, at, { gasCap: 100_000n, signal: ctx.interrupt }))
     // A warm-up that fails (an odd chain) only means a colder first job.
     .catch(() => undefined);
+}
+
+/** Sets this thread's nice value (a no-op where not allowed or not supported). */
+function lowerPriority(nice: number): void {
+  if (nice <= 0) return;
+  try {
+    setPriority(nice);
+  } catch {
+    // The thread keeps the process's priority.
+  }
 }
 
 const port = parentPort;
@@ -81,6 +93,9 @@ try {
     });
   });
   await warmUp(ctx);
+  // Loading and warming up ran at the process's priority, so a thread started under load is ready in well under a
+  // second; its jobs run below the main loop and the chain thread. Linux keeps nice per thread: only this one moves.
+  lowerPriority(data.nice);
   port.postMessage({ type: 'ready' });
 } catch (err) {
   port.postMessage({ type: 'ready', error: (err as Error).message });

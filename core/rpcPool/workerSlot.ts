@@ -30,15 +30,15 @@ export class WorkerSlot<J = unknown> {
 
   constructor(
     readonly id: number,
-    data: Omit<RpcWorkerData, 'control' | 'name'>,
+    data: Omit<RpcWorkerData, 'control' | 'name' | 'nice'>,
     options: Pick<RpcPoolOptions, 'nice' | 'maxHeapMb'>,
     events: SlotEvents<J>,
   ) {
     const control = new SharedArrayBuffer(CONTROL_SLOTS * 4);
     this.control = new Int32Array(control);
-    this.worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), { ...data, control, name: `rpc-${id}` } satisfies RpcWorkerData, {
+    const workerData: RpcWorkerData = { ...data, control, nice: options.nice, name: `rpc-${id}` };
+    this.worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), workerData, {
       name: `xone-rpc-${id}`,
-      nice: options.nice,
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
     });
     this.worker.unref();

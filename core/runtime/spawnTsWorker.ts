@@ -6,11 +6,10 @@ import { Worker, workerData, type WorkerOptions } from 'node:worker_threads';
 
 const BOOTSTRAP = new URL('./workerBootstrap.mjs', import.meta.url);
 
-/** What the bootstrap receives: the entry to import, the caller's data, and the thread's nice value. */
+/** What the bootstrap receives: the entry to import and the caller's data. */
 interface BootstrapData<T> {
   entry: string;
   data: T;
-  nice?: number;
 }
 
 /**
@@ -21,21 +20,15 @@ interface BootstrapData<T> {
 export const SMALL_THREAD_LIMITS = { maxYoungGenerationSizeMb: 4 };
 
 /** Options passed through to `new Worker` (except `workerData`, which `spawnTsWorker` owns). */
-export type SpawnTsWorkerOptions = Omit<WorkerOptions, 'workerData' | 'eval'> & {
-  /**
-   * Nice value (1-19) the thread sets on itself before loading its entry: a lower CPU priority for this thread
-   * only (Linux keeps nice per thread), so CPU-heavy helpers cannot slow the main loop. Ignored where not allowed.
-   */
-  nice?: number;
-};
+export type SpawnTsWorkerOptions = Omit<WorkerOptions, 'workerData' | 'eval'>;
 
 /**
  * Starts `entryUrl` (a file URL to a .ts or .js module) in a new worker thread with `data` as its workerData.
  * `data` is structured-cloned; put ArrayBuffers in `options.transferList` to move them instead, and pass a
  * SharedArrayBuffer to share memory.
  */
-export function spawnTsWorker<T>(entryUrl: URL, data: T, { nice, ...options }: SpawnTsWorkerOptions = {}): Worker {
-  const payload: BootstrapData<T> = { entry: entryUrl.href, data, ...(nice !== undefined ? { nice } : {}) };
+export function spawnTsWorker<T>(entryUrl: URL, data: T, options: SpawnTsWorkerOptions = {}): Worker {
+  const payload: BootstrapData<T> = { entry: entryUrl.href, data };
   return new Worker(BOOTSTRAP, { ...options, workerData: payload });
 }
 

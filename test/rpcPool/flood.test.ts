@@ -14,19 +14,23 @@ import { rpc, scrape } from '../node/support/rpcCall.ts';
 const LOOP = '0x' + 'aa'.repeat(20);
 const VIEW = '0x' + 'bb'.repeat(20);
 let node: DevNode;
+const blockNumber = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] };
+const cheapCall = { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: VIEW }, 'latest'] };
+const endless = { jsonrpc: '2.0', id: 3, method: 'eth_call', params: [{ to: LOOP, gas: '0x7fffffffffffffff' }, 'latest'] };
 
 beforeAll(async () => {
   node = await startDevNode(['--period', '1', '--rpc.gascap', '100000000000', '--rpc.evmtimeout', '30000']);
   await rpc(node.url, 'anvil_setCode', [LOOP, '0x5b600056']);
   await rpc(node.url, 'anvil_setCode', [VIEW, '0x602a60005260206000f3']);
+  // The pool's threads start once the node listens: wait until a cheap call is answered by one.
+  const until = Date.now() + 60_000;
+  while (Date.now() < until && !((await rawPost(node.url, cheapCall)).json as { result?: string }).result?.endsWith('2a')) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }, 90_000);
 afterAll(async () => {
   await node?.stop();
 });
-
-const blockNumber = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] };
-const cheapCall = { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: VIEW }, 'latest'] };
-const endless = { jsonrpc: '2.0', id: 3, method: 'eth_call', params: [{ to: LOOP, gas: '0x7fffffffffffffff' }, 'latest'] };
 
 /** The victim: eth_blockNumber every 20 ms and a cheap eth_call every 100 ms, from its own address, for `ms`. */
 async function victim(ms: number): Promise<{ head: number[]; call: number[]; callErrors: unknown[] }> {
