@@ -21,6 +21,8 @@ const EXPECTED = [
   'xone_txpool_queued',
   'xone_peers',
   'xone_sync_lag_blocks',
+  'xone_chain_reorgs_total',
+  'xone_chain_reorg_depth_blocks',
 ];
 
 describe('createMetrics', () => {
