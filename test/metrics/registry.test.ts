@@ -23,6 +23,14 @@ const EXPECTED = [
   'xone_sync_lag_blocks',
   'xone_chain_reorgs_total',
   'xone_chain_reorg_depth_blocks',
+  'xone_rpc_pool_busy_workers',
+  'xone_rpc_pool_interrupted_total',
+  'xone_rpc_pool_job_seconds',
+  'xone_rpc_pool_jobs_total',
+  'xone_rpc_pool_queued',
+  'xone_rpc_pool_refused_total',
+  'xone_rpc_pool_wait_seconds',
+  'xone_rpc_pool_worker_restarts_total',
 ];
 
 describe('createMetrics', () => {
