@@ -79,7 +79,9 @@ describe('eth_getProof inside a group-commit batch', () => {
   });
 
   test('default: the follower proves every block of the 128-block batch and the next, each against its state root', async () => {
-    for (let n = 0; n <= BLOCKS; n++) await provenAt(follower, n);
+    // A few blocks at a time: the node answers one call after another anyway, the verification overlaps with it.
+    for (let n = 0; n <= BLOCKS; n += 8)
+      await Promise.all(Array.from({ length: Math.min(8, BLOCKS + 1 - n) }, (_, i) => provenAt(follower, n + i)));
   }, 120_000);
 
   test('default: the producer (every block durable on its own) proves the same states, with the same roots', async () => {

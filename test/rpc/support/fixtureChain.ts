@@ -13,6 +13,11 @@ import { devAccounts } from '../../../core/node/dev/devChain.ts';
 import type { RealNode } from './realNode.ts';
 
 export const CHAIN_ID = 1337n;
+/**
+ * Fee cap of every fixture transaction (plus its tip): 10 gwei, ten times the dev chain's starting base fee, which
+ * nearly empty blocks only lower, so each one is always includable.
+ */
+export const MAX_FEE = 10_000_000_000n;
 /** Dev accounts 1..3 (account 0 signs the blocks; it sends nothing here so its nonce stays 0). */
 export const WALLETS = devAccounts()
   .slice(1, 4)
@@ -68,7 +73,7 @@ export interface TxSpec {
   data?: string;
   type?: 0 | 2;
   gasLimit?: bigint;
-  /** Priority fee (1559) or gasPrice minus the base fee (legacy). */
+  /** Priority fee (1559); a legacy transaction pays MAX_FEE + tip per gas. */
   tip: bigint;
 }
 
@@ -89,7 +94,6 @@ export class Sender {
   async send(spec: TxSpec): Promise<SentTx> {
     const type = spec.type ?? 2;
     const nonce = await this.nextNonce(spec.from);
-    const baseFee = BigInt((await this.n.result<{ baseFeePerGas: string }>('eth_getBlockByNumber', ['latest', false])).baseFeePerGas);
     const tx = Transaction.from({
       type,
       chainId: CHAIN_ID,
@@ -98,7 +102,7 @@ export class Sender {
       to: spec.to,
       value: spec.value ?? 0n,
       data: spec.data ?? '0x',
-      ...(type === 2 ? { maxFeePerGas: baseFee * 2n + spec.tip, maxPriorityFeePerGas: spec.tip } : { gasPrice: baseFee * 2n + spec.tip }),
+      ...(type === 2 ? { maxFeePerGas: MAX_FEE + spec.tip, maxPriorityFeePerGas: spec.tip } : { gasPrice: MAX_FEE + spec.tip }),
     });
     const signed = await WALLETS[spec.from].signTransaction(tx);
     const hash = await this.n.result<string>('eth_sendRawTransaction', [signed]);
