@@ -73,6 +73,8 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
     ? new FallbackLimiter(ports.sharedLimiter, {
         failMode: config.rateLimit.failMode,
         timeoutMs: config.rateLimit.backendTimeoutMs,
+        // Never shorter than the first deadline (a config that only raised backendTimeoutMs keeps its meaning).
+        maxWaitMs: Math.max(config.rateLimit.backendMaxWaitMs, config.rateLimit.backendTimeoutMs),
         metrics,
       })
     : new MemoryLimiter();

@@ -51,7 +51,10 @@ export interface GatewayConfig {
   rateLimit: {
     backend: 'memory' | 'redis';
     failMode: { key: FailMode; ip: FailMode };
+    /** After this a late decision is granted by the fail mode when the fail mode grants it in full. */
     backendTimeoutMs: number;
+    /** A decision slower than this (at least backendTimeoutMs) is a backend failure: the fail mode decides, refusals included. */
+    backendMaxWaitMs: number;
     defaultCost: number;
     costs: Record<string, number>;
   };

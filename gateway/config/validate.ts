@@ -111,6 +111,8 @@ export function buildConfig(raw: unknown): GatewayConfig {
     if (!['open', 'closed', 'local'].includes(cfg.rateLimit.failMode[scope]))
       problems.push(`rateLimit.failMode.${scope}: expected open, closed or local`);
   }
+  for (const f of ['backendTimeoutMs', 'backendMaxWaitMs'] as const)
+    if (!(cfg.rateLimit[f] >= 1)) problems.push(`rateLimit.${f}: expected >= 1`);
   if (!['memory', 'redis'].includes(cfg.rateLimit.backend)) problems.push('rateLimit.backend: expected memory or redis');
   const needsRedis = cfg.rateLimit.backend === 'redis' || cfg.cache.redis;
   if (needsRedis && !cfg.redis.url)

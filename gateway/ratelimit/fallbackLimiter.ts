@@ -6,8 +6,14 @@ import type { ChargeResult, RateLimiter, ScopeBucket, ScopeName } from './types.
 /** Options of the fail-mode wrapper. */
 export interface FallbackLimiterOptions {
   failMode: Record<ScopeName, FailMode>;
-  /** A decision slower than this counts as a backend failure. */
+  /** After this, a late decision that the fail modes would grant in full is granted locally. */
   timeoutMs: number;
+  /**
+   * A decision still unanswered after this counts as a backend failure (the fail modes decide, refusals included).
+   * Until then a call the fail modes would refuse waits for the shared answer: a slow backend never refuses a call
+   * that the shared bucket admits. Default: `timeoutMs` (every late decision is a failure).
+   */
+  maxWaitMs?: number;
   metrics: GatewayMetrics;
   /** After a failure, skip the shared backend this long instead of paying its timeout on every call. */
   cooldownMs?: number;
@@ -15,9 +21,6 @@ export interface FallbackLimiterOptions {
   /** Local buckets and debts kept at most (the oldest go first). */
   maxBuckets?: number;
 }
-
-/** Late (not failed) shared decisions in a row before the backend is skipped for the cooldown. */
-const LATE_BEFORE_COOLDOWN = 3;
 
 /** How long a refusal from a fail-closed scope asks the client to wait. */
 const CLOSED_RETRY_MS = 1_000;
@@ -40,11 +43,15 @@ interface Pending {
  * against 450 allowed):
  * - it starts **empty** (refilling at the bucket's rate) unless the shared bucket was last seen further drawn;
  * - what it admits is a **debt** charged to the shared bucket (`debit`) once the backend answers again, unless the
- *   shared decision that timed out lands after all and already charged it;
- * - a deadline that passes while the event loop was busy waits one more loop turn for the answer that may already
- *   sit in the socket before it counts as a failure.
- * So during an outage each instance admits at most `ratePerSec × seconds` per bucket, and afterwards the shared
- * bucket is charged for it. Every fallback decision increments xone_gateway_ratelimit_backend_failures_total.
+ *   shared decision that timed out lands after all and already charged it.
+ * And a slow backend never refuses a call on its own (issue #17: on a loaded host the first decision of a fresh key
+ * took longer than 50 ms and the empty local bucket answered 429): a late decision is decided locally only when the
+ * fail modes grant every call; one they would refuse keeps waiting for the shared answer up to `maxWaitMs`, and only
+ * a backend that failed or is slower than that hands refusals to the fail modes (and is then skipped for the
+ * cooldown). A deadline that passes while the event loop was busy waits one more loop turn for the answer that may
+ * already sit in the socket. So during an outage each instance admits at most `ratePerSec × seconds` per bucket,
+ * and afterwards the shared bucket is charged for it. Every fallback decision increments
+ * xone_gateway_ratelimit_backend_failures_total.
  */
 export class FallbackLimiter implements RateLimiter {
   private downUntil = 0;
@@ -57,7 +64,6 @@ export class FallbackLimiter implements RateLimiter {
   /** Tokens admitted locally and not yet charged to the shared bucket (negative: a credit), per bucket. */
   private readonly debts = new Map<string, { bucket: ScopeBucket; tokens: number }>();
   private flushing = false;
-  private lateInARow = 0;
 
   constructor(
     private readonly shared: RateLimiter,
@@ -68,29 +74,35 @@ export class FallbackLimiter implements RateLimiter {
   }
 
   async charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult> {
-    if (this.now() >= this.downUntil) {
-      // Each try of the shared backend ends a local episode: a local bucket refilled while unused must not carry a
-      // burst into the next one (the shared bucket, not this instance, holds the burst).
-      for (const b of buckets) this.local.delete(nameOf(b));
-      const decision = this.shared.charge(buckets, costs);
-      const settled = await deadline(decision, this.opts.timeoutMs);
-      if (settled.ok) {
-        this.lateInARow = 0;
-        this.onShared(buckets, settled.value);
-        return settled.value;
-      }
-      // A failed backend is skipped for the cooldown; a merely slow one only after a few late answers in a row (one
-      // late answer on a busy host says little, and each skip is a stretch of conservative local decisions).
-      if (settled.failed || ++this.lateInARow >= LATE_BEFORE_COOLDOWN) {
-        this.lateInARow = 0;
-        this.downUntil = this.now() + (this.opts.cooldownMs ?? 250);
-      }
+    if (this.now() < this.downUntil) {
       const local = this.decideLocally(buckets, costs);
-      this.settleLater(decision, { buckets, costs, admittedLocally: local.admitted });
+      this.owe(buckets, sum(costs, local.admitted));
       return local;
     }
+    // Each try of the shared backend ends a local episode: a local bucket refilled while unused must not carry a
+    // burst into the next one (the shared bucket, not this instance, holds the burst).
+    for (const b of buckets) this.local.delete(nameOf(b));
+    const decision = this.shared.charge(buckets, costs);
+    let settled = await deadline(decision, this.opts.timeoutMs);
+    if (!settled.ok && !settled.failed) {
+      // Late, not failed: what the fail modes grant in full is granted now; a refusal waits for the real answer.
+      const local = this.tryLocally(buckets, costs);
+      if (local.result.admitted === costs.length) {
+        local.commit();
+        this.settleLater(decision, { buckets, costs, admittedLocally: local.result.admitted });
+        return local.result;
+      }
+      const rest = (this.opts.maxWaitMs ?? this.opts.timeoutMs) - this.opts.timeoutMs;
+      if (rest > 0) settled = await deadline(decision, rest);
+    }
+    if (settled.ok) {
+      this.onShared(buckets, settled.value);
+      return settled.value;
+    }
+    // Failed, or slower than maxWaitMs: skipped for the cooldown instead of paying the wait on every call.
+    this.downUntil = this.now() + (this.opts.cooldownMs ?? 250);
     const local = this.decideLocally(buckets, costs);
-    this.owe(buckets, sum(costs, local.admitted));
+    this.settleLater(decision, { buckets, costs, admittedLocally: local.admitted });
     return local;
   }
 
@@ -169,20 +181,28 @@ export class FallbackLimiter implements RateLimiter {
     }
   }
 
+  /** The fail modes' decision, counted and recorded. */
   private decideLocally(buckets: readonly ScopeBucket[], costs: readonly number[]): ChargeResult {
-    for (const b of buckets) this.opts.metrics.limiterBackendFailure(b.scope, this.opts.failMode[b.scope]);
+    const local = this.tryLocally(buckets, costs);
+    local.commit();
+    return local.result;
+  }
+
+  /** What the fail modes would decide, without counting it or touching the local buckets until `commit`. */
+  private tryLocally(buckets: readonly ScopeBucket[], costs: readonly number[]): { result: ChargeResult; commit(): void } {
+    const count = () => {
+      for (const b of buckets) this.opts.metrics.limiterBackendFailure(b.scope, this.opts.failMode[b.scope]);
+    };
     const closed = buckets.find((b) => this.opts.failMode[b.scope] === 'closed');
     if (closed) {
       const scopes = buckets.map((b) => ({ scope: b.scope, limit: b.params.burst, remaining: 0, resetMs: CLOSED_RETRY_MS }));
-      return { admitted: 0, scopes, denied: { scope: closed.scope, retryAfterMs: CLOSED_RETRY_MS, cost: costs[0] ?? 0 }, fallback: true };
+      const denied = { scope: closed.scope, retryAfterMs: CLOSED_RETRY_MS, cost: costs[0] ?? 0 };
+      return { result: { admitted: 0, scopes, denied, fallback: true }, commit: count };
     }
     const localBuckets = buckets.filter((b) => this.opts.failMode[b.scope] === 'local');
     if (localBuckets.length === 0) {
-      return {
-        admitted: costs.length,
-        scopes: buckets.map((b) => ({ scope: b.scope, limit: b.params.burst, remaining: b.params.burst, resetMs: 0 })),
-        fallback: true,
-      };
+      const scopes = buckets.map((b) => ({ scope: b.scope, limit: b.params.burst, remaining: b.params.burst, resetMs: 0 }));
+      return { result: { admitted: costs.length, scopes, fallback: true }, commit: count };
     }
     const now = this.now();
     const names = localBuckets.map(nameOf);
@@ -191,15 +211,22 @@ export class FallbackLimiter implements RateLimiter {
       const name = names[i] as string;
       return this.local.get(name) ?? Math.max(now + (b.params.burst * 1000) / b.params.ratePerSec, this.seen.get(name) ?? 0);
     });
-    const result = gcraCharge(localBuckets, costs, now, tats);
-    names.forEach((n, i) => this.remember(this.local, n, tats[i] as number));
-    return { ...result, fallback: true };
+    const result = { ...gcraCharge(localBuckets, costs, now, tats), fallback: true };
+    const commit = () => {
+      count();
+      names.forEach((n, i) => this.remember(this.local, n, tats[i] as number));
+    };
+    return { result, commit };
   }
 
   private remember(map: Map<string, number>, name: string, tat: number): void {
     map.delete(name);
     map.set(name, tat);
     if (map.size > this.maxBuckets) map.delete(map.keys().next().value as string);
+  }
+
+  async warm(): Promise<void> {
+    await this.shared.warm?.();
   }
 
   async close(): Promise<void> {

@@ -43,5 +43,10 @@ export interface RateLimiter {
    * an instance admitted on its own while this backend was unreachable, or a delivered notification's cost.
    */
   debit?(bucket: ScopeBucket, tokens: number): Promise<void>;
+  /**
+   * Makes the first real decision as fast as the others (connection, scripts loaded, code paths run once), so a
+   * fresh instance's first callers are not the ones who pay for it. Called before the gateway listens.
+   */
+  warm?(): Promise<void>;
   close?(): Promise<void>;
 }

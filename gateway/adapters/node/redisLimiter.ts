@@ -45,6 +45,16 @@ export class RedisLimiter implements RateLimiter {
     return { admitted, scopes, denied: { scope: refusedBucket.scope, retryAfterMs: Number(out[2]), cost: costs[admitted] ?? 0 } };
   }
 
+  /**
+   * Runs both scripts once on a bucket no client can have (client ids are addresses and key ids): ioredis sends a
+   * script's whole text (EVAL) the first time on each connection, and the code around it is cold until it ran.
+   */
+  async warm(): Promise<void> {
+    const bucket: ScopeBucket = { scope: 'ip', id: '(warm-up)', params: { ratePerSec: 1, burst: 1 } };
+    // No costs: nothing is admitted and nothing written. A debit of 0 writes the key with a 1 s TTL.
+    await Promise.all([this.charge([bucket], []), this.debit(bucket, 0)]);
+  }
+
   async debit(bucket: ScopeBucket, tokens: number): Promise<void> {
     await this.redis.xoneGcraDebit(`${this.prefix}rl:${bucket.scope}:${bucket.id}`, 1000 / bucket.params.ratePerSec, tokens);
   }

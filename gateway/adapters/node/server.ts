@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener, serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Redis } from 'ioredis';
+import { withDeadline } from '../../async/withDeadline.ts';
 import { createAdminApp } from '../../admin/adminApp.ts';
 import type { GatewayConfig } from '../../config/types.ts';
 import { createGateway, type Gateway, type GatewayPorts } from '../../gateway.ts';
@@ -88,7 +89,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     // The limiter applies its own timeout (usually shorter); this one bounds key, head and cache commands. It never
     // undercuts the limiter's: a limiter command cut at 2 s while the limiter would wait longer is a false failure.
     const redis = createRedis(config.redis.url, {
-      commandTimeoutMs: Math.max(2_000, config.rateLimit.backendTimeoutMs),
+      commandTimeoutMs: Math.max(2_000, config.rateLimit.backendTimeoutMs, config.rateLimit.backendMaxWaitMs),
       onCommandError: () => metrics.redisError(),
       autoPipelining: true,
     });
@@ -116,6 +117,11 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
       });
     }
   }
+  // The first limiter decision of a fresh process (script load, cold code) took over 50 ms on a loaded host; it is
+  // paid here, before the port opens, not by the first caller (bounded: a Redis that is down is the fail modes' job).
+  await withDeadline(gateway.limiter.warm?.() ?? Promise.resolve(), 5_000, () => new Error('limiter warm-up timed out')).catch(
+    () => undefined,
+  );
   const hono = getRequestListener(gateway.app.fetch);
   const { headersTimeoutMs, requestTimeoutMs } = config.limits;
   // Idle, half-open and slow clients are cut off (issue #17 item 12): Node's defaults held them for 60-300 s.
