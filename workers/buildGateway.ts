@@ -17,7 +17,11 @@ import { WorkersCacheStore } from './workersCache.ts';
  * until XONE_GATEWAY_ADMIN_TOKEN is set), key records cached for seconds only (there is no pub/sub between isolates), and a
  * limiter timeout that allows for a Durable Object in another region (Node's 50 ms is sized for a Redis on the LAN).
  */
-const WORKERS_DEFAULTS = { admin: { port: 0 }, identity: { keyCacheTtlMs: 2_000 }, rateLimit: { backendTimeoutMs: 500, backendMaxWaitMs: 2_000 } };
+const WORKERS_DEFAULTS = {
+  admin: { port: 0 },
+  identity: { keyCacheTtlMs: 2_000 },
+  rateLimit: { backendTimeoutMs: 500, backendMaxWaitMs: 2_000 },
+};
 
 /** Reads the gateway config from the Worker's bindings: GATEWAY_CONFIG (JSON) with XONE_GATEWAY_* overrides. */
 export function configFromEnv(env: WorkerEnv): GatewayConfig {

@@ -40,7 +40,14 @@ export const DEFAULT_CONFIG: GatewayConfig = {
     anonymous: { ratePerSec: 20, burst: 40, allowMethods: [...DEFAULT_ALLOW], denyMethods: DEFAULT_DENY },
     default: { ratePerSec: 100, burst: 200, allowMethods: [...DEFAULT_ALLOW], denyMethods: DEFAULT_DENY },
   },
-  rateLimit: { backend: 'memory', failMode: { key: 'local', ip: 'local' }, backendTimeoutMs: 50, backendMaxWaitMs: 1_000, defaultCost: 1, costs: DEFAULT_COSTS },
+  rateLimit: {
+    backend: 'memory',
+    failMode: { key: 'local', ip: 'local' },
+    backendTimeoutMs: 50,
+    backendMaxWaitMs: 1_000,
+    defaultCost: 1,
+    costs: DEFAULT_COSTS,
+  },
   cache: {
     enabled: true,
     maxEntries: 10_000,

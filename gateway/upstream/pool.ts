@@ -22,10 +22,14 @@ const MISSING_BLOCK = /header for hash not found|header not found|unknown block|
 /** A "the node already has this transaction" error: resending a transaction that made it is a success. */
 const ALREADY_KNOWN = /already known|known transaction|already imported|already exists/i;
 
+/** A nonce refusal: for a resend of a transaction that was mined meanwhile, the node no longer calls it known. */
+const NONCE_TOO_LOW = /nonce too low/i;
+
 /**
  * The upstream pool: picks a healthy, non-lagging upstream (least loaded first), forwards a call, and retries
  * idempotent reads on another upstream after a network error, timeout, 5xx or 429. eth_sendRawTransaction is sent
- * once and never retried blindly; "already known" is turned into success with the locally computed hash.
+ * once and never retried blindly; "already known" (or "nonce too low" for a transaction the node has mined since) is
+ * turned into success with the locally computed hash.
  * With no healthy upstream it throws -32002 with Retry-After.
  */
 export class UpstreamPool {
@@ -164,14 +168,29 @@ export class UpstreamPool {
         last = { name: u.name, problem: `block ${minBlock} not held` };
         continue;
       }
-      if (method === 'eth_sendRawTransaction' && rpc.error && ALREADY_KNOWN.test(rpc.error.message ?? '')) {
-        return { result: txHash(params), upstream: u.name, status: reply.status, ms: reply.ms };
+      if (method === 'eth_sendRawTransaction' && rpc.error) {
+        const message = rpc.error.message ?? '';
+        // A resend is a success when the node has the transaction, in its pool or (mined since) on chain.
+        if (ALREADY_KNOWN.test(message) || (NONCE_TOO_LOW.test(message) && (await this.holdsTransaction(u, txHash(params), end))))
+          return { result: txHash(params), upstream: u.name, status: reply.status, ms: reply.ms };
       }
       return rpc.error
         ? { error: rpc.error, upstream: u.name, status: reply.status, ms: reply.ms }
         : { result: rpc.result, upstream: u.name, status: reply.status, ms: reply.ms };
     }
     throw this.unavailable(last);
+  }
+
+  /** Whether `u` knows the transaction `hash` (eth_getTransactionByHash is not null); false when it cannot say. */
+  private async holdsTransaction(u: Upstream, hash: string, end: number): Promise<boolean> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: 'eth_getTransactionByHash', params: [hash] });
+    try {
+      const reply = await u.send(body, end - this.now());
+      const found = (reply.body as { result?: { hash?: unknown } | null } | undefined)?.result;
+      return typeof found?.hash === 'string' && found.hash.toLowerCase() === hash;
+    } catch {
+      return false;
+    }
   }
 
   /** A block (or head number) an upstream served proves its head is at least there. */
