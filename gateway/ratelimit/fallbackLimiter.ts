@@ -79,9 +79,9 @@ export class FallbackLimiter implements RateLimiter {
       this.owe(buckets, sum(costs, local.admitted));
       return local;
     }
-    // Each try of the shared backend ends a local episode: a local bucket refilled while unused must not carry a
-    // burst into the next one (the shared bucket, not this instance, holds the burst).
-    for (const b of buckets) this.local.delete(nameOf(b));
+    // Only an answer from the shared backend ends a local episode (onShared, settleLater): a try that fails again
+    // keeps the local bucket, which refills at the bucket's rate while the outage lasts. Dropping it on every try
+    // (each cooldown) refused every call of a client slower than one per cooldown for the whole outage.
     const decision = this.shared.charge(buckets, costs);
     let settled = await deadline(decision, this.opts.timeoutMs);
     if (!settled.ok && !settled.failed) {
@@ -142,6 +142,9 @@ export class FallbackLimiter implements RateLimiter {
       // Positive: served more than the shared bucket was charged for. Negative: the shared bucket charged calls that
       // were refused here, a credit given back (so a busy host does not under-admit either).
       (late) => {
+        // The backend answers again: a local bucket refilled while unused must not carry a burst into the next
+        // episode (the shared bucket, not this instance, holds the burst).
+        for (const b of p.buckets) this.local.delete(nameOf(b));
         this.owe(p.buckets, sum(p.costs, p.admittedLocally) - sum(p.costs, late.admitted));
         // It answered after all: the backend is reachable, settle what is owed.
         void this.flush();

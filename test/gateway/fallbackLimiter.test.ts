@@ -123,3 +123,22 @@ test('behavior: a failed backend: local decisions never grant more than the shar
   expect(l.debtOf(bucket)).toBe(0);
   expect(shared.debited).toBeGreaterThan(0);
 });
+
+test('behavior: a failed backend: a client calling less often than the cooldown is admitted at its rate, not refused for the whole outage', async () => {
+  // The CI failure this reproduces: after Redis died, a call 100 ms after a refusal reached the limiter past the
+  // 250 ms cooldown on a loaded host; each new try of the backend dropped the local bucket, which started empty again.
+  const shared = new SlowShared();
+  shared.down = true;
+  const l = limiter(shared, 'local');
+  const admitted: number[] = [];
+  // 4 s of outage, one call every 400 ms (each one past the cooldown): 10/s would allow every call after the first.
+  for (let i = 0; i < 10; i++) {
+    admitted.push((await decide(l)).result.admitted);
+    await vi.advanceTimersByTimeAsync(400);
+  }
+  expect(admitted).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+  expect(shared.charges).toBe(10);
+  // A long outage still grants no more than the rate: 10 calls at once after 4 s find at most the burst (5).
+  const burst = await Promise.all(Array.from({ length: 10 }, () => decide(l)));
+  expect(burst.reduce((n, d) => n + d.result.admitted, 0)).toBeLessThanOrEqual(5);
+});
