@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**/*.fixture.ts', 'node_modules/**'],
+    // test/network runs alone (`npm run test:network`): five node processes need the host to themselves.
+    exclude: ['test/e2e/**/*.fixture.ts', 'test/network/**', 'node_modules/**'],
     reporters: ['default', './test/support/summaryReporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -80,5 +80,6 @@ export function createFollower(peers: readonly string[], deps: FollowDeps): Foll
     hasBlock: (hash) => deps.chain.hasBlock(hash),
   };
   const sources = peers.map((url) => new HttpSyncSource({ url, genesisHash: deps.genesisHash, chainId: deps.chainId }));
-  return new Follower({ batch: deps.batch }, { target, sources, logger: deps.logger });
+  // A signer commits every block on its own (store batch 0); its follower still hands over up to 128 blocks a call.
+  return new Follower({ batch: deps.batch === 0 ? 128 : deps.batch }, { target, sources, logger: deps.logger });
 }

@@ -470,6 +470,8 @@ export class XoneNode {
         if (this.reader.getTxLocation(tx.hash)) continue;
         try {
           this.pool.add(tx);
+          // The peers that sealed the winning branch never saw it: hand it to them again.
+          this.follower?.broadcastTx(tx.raw);
         } catch {
           // Already pending, or no longer valid on the new branch (its nonce was used there): dropped, as geth does.
         }

@@ -188,7 +188,11 @@ export class Follower {
         continue;
       }
       this.report();
-      await this.sleep(this.peerList.some((p) => p.sub) ? this.o.idlePollMs : this.o.pollMs);
+      // A peer without a head stream (unreachable, or cut off by a partition) is polled every pollMs, so a healed
+      // link is noticed within a poll even while other peers' streams are up.
+      const t = this.now();
+      const unstreamed = this.peerList.some((p) => !p.sub && p.bannedUntil <= t);
+      await this.sleep(unstreamed ? this.o.pollMs : this.o.idlePollMs);
     }
   }
 
