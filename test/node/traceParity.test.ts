@@ -1,7 +1,8 @@
 /**
  * Differential tracing against anvil 1.7.1 (npm @foundry-rs/anvil, `--hardfork shanghai` like the dev chain): the
  * same transactions (a transfer, nested CALL/STATICCALL/DELEGATECALL with value and logs, a precompile, CREATE and
- * CREATE2, a revert with a reason and one with a custom error, SELFDESTRUCT, a loop) sent to both nodes, then traced
+ * CREATE2, a revert with a reason and one with a custom error, SELFDESTRUCT, a loop, calls refused before they start)
+ * sent to both nodes, then traced
  * with callTracer, prestateTracer (plain and diffMode) and the struct logger, answers compared field by field.
  * docs/tracing.md lists the intended differences; this test normalises exactly those and nothing else.
  */
@@ -110,6 +111,7 @@ beforeAll(async () => {
       ['customRevert', []],
       ['loop', [10n]],
       ['killChild', []],
+      ['overspend', []],
     ];
     for (const [fn, args, value] of calls) {
       const data = encodeFunctionData({ abi, functionName: fn, args });
@@ -140,6 +142,7 @@ const LABELS = [
   'custom error',
   'loop',
   'SELFDESTRUCT',
+  'a CALL and a CREATE refused for value above the balance',
 ];
 
 async function bothTraces(i: number, config: unknown): Promise<[unknown, unknown]> {

@@ -1,7 +1,7 @@
 /**
  * Contracts for the tracing tests, compiled at test time with npm `solc` (Shanghai, optimizer off): nested calls of
  * every kind, logs, value, CREATE/CREATE2, reverts with a reason and with a custom error, SELFDESTRUCT, a precompile,
- * and a loop of calls (the 200-call transaction of bench:rpc).
+ * calls refused before they start, and a loop of calls (the 200-call transaction of bench:rpc).
  */
 import solc from 'solc';
 
@@ -41,6 +41,12 @@ contract Tracee {
     function killChild() external { child.kill(payable(msg.sender)); }
     function loop(uint256 n) external { for (uint256 i; i < n; i++) { counter += i; } }
     function many(uint256 n) external { for (uint256 i; i < n; i++) { child.set(i); } }
+    // A CALL and a CREATE the EVM refuses before they start (value above the balance): geth shows both frames.
+    function overspend() external returns (bool ok, address made) {
+        (ok,) = address(child).call{value: address(this).balance + 1}(abi.encodeWithSignature("x()"));
+        uint256 v = address(this).balance + 1;
+        assembly { made := create(v, 0, 0) }
+    }
 }
 `;
 

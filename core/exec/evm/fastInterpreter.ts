@@ -12,7 +12,7 @@
  * nothing is replaced and `enableFastInterpreter` says why.
  */
 import type { EVM } from '@ethereumjs/evm';
-import { fastLoopApplies, fastRun, type StepWatch } from './fastLoop.ts';
+import { fastLoopApplies, fastRun, type StepHook, type StepWatch } from './fastLoop.ts';
 import {
   type CommonLike,
   type EvmLibraryInternals,
@@ -25,11 +25,13 @@ import { makeRunFrame } from './runFrame.ts';
 import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
 
 export { FAST_INTERPRETER_EVM_VERSION } from './internals.ts';
+export type { StepHook, StepWatch } from './fastLoop.ts';
 
 /** Per enabled EVM: jump analyses keyed by the code array (the state layer hands out one array per code hash). */
 const analyses = new WeakMap<object, WeakMap<Uint8Array, JumpAnalysis>>();
 const fastCommons = new WeakSet<object>();
 const watches = new WeakMap<object, StepWatch>();
+const stepHooks = new WeakMap<object, StepHook>();
 
 function installLoop(lib: EvmLibraryInternals): void {
   const proto = lib.interpreterProto;
@@ -37,7 +39,7 @@ function installLoop(lib: EvmLibraryInternals): void {
   proto.run = function run(this: InterpreterInternals, code: Uint8Array, opts: { pc?: number } = {}) {
     const cache = analyses.get(this._evm);
     if (cache === undefined || !fastLoopApplies(this, code, opts)) return libraryRun.call(this, code, opts);
-    return fastRun(this, code, cache, watches.get(this._evm));
+    return fastRun(this, code, cache, watches.get(this._evm), stepHooks.get(this._evm));
   };
 }
 
@@ -83,6 +85,31 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   installSyncMemoryGas(internals._opcodeMap, internals.common);
   (evm as unknown as { runInterpreter: unknown }).runInterpreter = runFrame;
   return { enabled: true };
+}
+
+/**
+ * Sets (or with `undefined` removes) `evm`'s per-opcode tracing hook on the fast loop: tracers that need every
+ * opcode (the struct logger) get it without a `step` listener, which would send every frame to the library's loop.
+ */
+export function setStepHook(evm: EVM, hook: StepHook | undefined): void {
+  if (hook === undefined) stepHooks.delete(evm);
+  else stepHooks.set(evm, hook);
+}
+
+/** Sets (or removes) `evm`'s step watch directly; returns the one it replaces. Fast loop only. */
+export function setStepWatch(evm: EVM, watch: StepWatch | undefined): StepWatch | undefined {
+  const before = watches.get(evm);
+  if (watch === undefined) watches.delete(evm);
+  else watches.set(evm, watch);
+  return before;
+}
+
+/**
+ * Drops `evm`'s cached jump analyses, which hold its opcode table's entries: needed after the table is swapped
+ * (tracing hooks wrap some of its handlers), or frames would keep running the entries cached before the swap.
+ */
+export function resetJumpAnalyses(evm: EVM): void {
+  if (analyses.has(evm)) analyses.set(evm, new WeakMap());
 }
 
 /** Whether `evm` runs on the fast paths. */

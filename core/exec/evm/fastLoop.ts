@@ -29,13 +29,23 @@ export function fastLoopApplies(interp: InterpreterInternals, code: Uint8Array, 
   );
 }
 
-/** A check run every `every` steps (eth_call's timeout); it stops execution by throwing. */
+/**
+ * A check run every `every` steps (eth_call's timeout, a trace's deadline); it stops execution by throwing, and may
+ * return a promise the loop awaits (a trace run in-thread yields to the event loop that way).
+ */
 export interface StepWatch {
   every: number;
-  check(): void;
+  check(): void | Promise<void>;
   /** Steps since the last check, carried across frames. */
   count: number;
 }
+
+/**
+ * A tracer's per-opcode hook: called where the library emits its `step` event (after the dynamic gas is known,
+ * before the gas is charged and the op runs; also when the dynamic gas handler fails), with that gas and the memory
+ * size before the op. Synchronous: the struct logger reads the run state at once, so nothing is copied for it.
+ */
+export type StepHook = (interp: InterpreterInternals, info: OpcodeEntry['opcodeInfo'], gas: bigint, memoryWords: bigint) => void;
 
 /** Runs `code` in `interp` to the end of the frame; same result shape as `Interpreter.run`. */
 export async function fastRun(
@@ -43,6 +53,7 @@ export async function fastRun(
   code: Uint8Array,
   cache: WeakMap<Uint8Array, JumpAnalysis>,
   watch?: StepWatch,
+  hook?: StepHook,
 ): Promise<RunResult> {
   const rs = interp._runState;
   const common = interp.common;
@@ -65,12 +76,27 @@ export async function fastRun(
     // Outside the try, like an error from a library `step` listener: it ends the whole call, not just this frame.
     if (watch !== undefined && ++watch.count >= watch.every) {
       watch.count = 0;
-      watch.check();
+      const wait = watch.check();
+      if (wait !== undefined) await wait;
     }
     try {
       let gas = info.feeBigInt;
-      if (info.dynamicGas)
-        gas = entry.syncGasHandler !== undefined ? entry.syncGasHandler(rs, gas) : await entry.gasHandler(rs, gas, common);
+      if (hook === undefined) {
+        if (info.dynamicGas)
+          gas = entry.syncGasHandler !== undefined ? entry.syncGasHandler(rs, gas) : await entry.gasHandler(rs, gas, common);
+      } else {
+        const memoryWords = rs.memoryWordCount;
+        if (info.dynamicGas) {
+          try {
+            gas = entry.syncGasHandler !== undefined ? entry.syncGasHandler(rs, gas) : await entry.gasHandler(rs, gas, common);
+          } catch (e) {
+            // The library reports the step of an op whose dynamic gas fails too (runStep), with the static gas.
+            if (isEvmError(e)) hook(interp, info, gas, memoryWords);
+            throw e;
+          }
+        }
+        hook(interp, info, gas, memoryWords);
+      }
       if (info.isInvalid) throw new EVMError(INVALID_OPCODE);
       rs.gasLeft -= gas;
       // useGas(0) on a negative balance zeroes it and throws OUT_OF_GAS, exactly as the library's useGas would.

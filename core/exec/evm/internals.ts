@@ -16,6 +16,8 @@ export const FAST_INTERPRETER_EVM_VERSION = '10.1.3';
 /** `OpcodeInfo` fields the loop reads. */
 export interface OpcodeInfo {
   code: number;
+  /** With the push/dup/swap size (PUSH1), as the library's `step` event and geth's struct logger name it. */
+  fullName: string;
   feeBigInt: bigint;
   dynamicGas: boolean;
   isAsync: boolean;

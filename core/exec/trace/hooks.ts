@@ -1,10 +1,15 @@
 /**
  * Tracing hooks over @ethereumjs/evm (geth's tracing.Hooks, the part the built-in tracers use): call frames from the
- * library's `beforeMessage` / `afterMessage` events, typed by the opcode that opened them, opcode steps from `step`
- * (library loop only: EvmHost `libraryLoop`), logs and self-destructs from wrappers around those opcodes' handlers.
- * Attached to one EVM instance for one traced transaction, detached after.
+ * library's `beforeMessage` / `afterMessage` events, typed by the opcode that opened them (and, as geth shows them, a
+ * frame with its error for a call the EVM refuses before it starts: depth limit, value above the balance), logs and
+ * self-destructs from wrappers around those opcodes' handlers. Only a tracer that asks for every opcode (the struct
+ * logger) gets a per-opcode hook; the others run at the fast loop's speed (decision 0027): message-level events only.
+ * On the fast loop the opcode hook is its synchronous step hook; on the library's loop (fast interpreter off) the
+ * library's `step` event. Attached to one EVM instance for one traced transaction, detached after.
  */
 import type { EVM } from '@ethereumjs/evm';
+import { bigIntToBytes, generateAddress, generateAddress2 } from '@ethereumjs/util';
+import { isFastInterpreter, resetJumpAnalyses, setStepHook, setStepWatch, type StepHook } from '../evm/fastInterpreter.ts';
 import { keyOf } from '../../state/keys.ts';
 
 export type CallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT';
@@ -32,7 +37,11 @@ export interface FrameExit {
   created: Uint8Array | undefined;
 }
 
-/** One opcode about to run (geth OnOpcode), as @ethereumjs/evm's `step` event gives it. */
+/**
+ * One opcode about to run (geth OnOpcode). The object and everything in it are valid only during the call: the fast
+ * loop hands the same object each time, `stack` is the live stack store (its first `stackLength` items, bottom
+ * first), `memory` and `returnData` views into the running frame (`memory` is empty unless the hooks ask for it).
+ */
 export interface OpcodeStep {
   pc: number;
   op: number;
@@ -42,8 +51,9 @@ export interface OpcodeStep {
   cost: bigint;
   depth: number;
   refund: bigint;
-  /** Bottom first. */
-  stack: bigint[];
+  /** Bottom first; only the first `stackLength` items are the stack. */
+  stack: readonly bigint[];
+  stackLength: number;
   memory: Uint8Array;
   address: Uint8Array;
   /** Return data of the last call this frame made. */
@@ -63,6 +73,8 @@ export interface TraceHooks {
   onLog?(log: LogEvent): void;
   /** SLOAD or SSTORE of `slot` (32 bytes) in `address`'s storage, before the op runs. */
   onStorage?(address: Uint8Array, slot: Uint8Array): void;
+  /** Whether `onOpcode` needs the memory (a view of it costs an object per step). */
+  opcodeMemory?: boolean;
 }
 
 /** @ethereumjs/evm's error texts as geth words them (core/vm/errors.go). */
@@ -85,13 +97,25 @@ const GETH_ERRORS: Readonly<Record<string, string>> = {
   'value overflow': 'gas uint64 overflow',
 };
 
+/** geth's errors for a call that never starts (core/vm/errors.go). */
+const REFUSED_DEPTH = 'max call depth exceeded';
+const REFUSED_BALANCE = 'insufficient balance for transfer';
+const REFUSED_NONCE = 'nonce uint64 overflow';
+
 /** geth's wording of an @ethereumjs/evm error text. */
 export function gethError(error: string): string {
   return GETH_ERRORS[error] ?? error;
 }
 
-/** JUMPDESTs between event-loop turns while tracing. */
+/** On the library's loop: JUMPDESTs between event-loop turns while tracing in-thread. */
 const YIELD_EVERY = 128;
+/** On the fast loop: opcodes between deadline checks, and the most time between event-loop turns. */
+const STEPS_PER_CHECK = 1024;
+const YIELD_AFTER_MS = 8;
+/** The EVM's call depth limit (stackLimit) and a nonce's ceiling (EIP-2681). */
+const DEPTH_LIMIT = 1024;
+const MAX_NONCE = (1n << 64n) - 1n;
+const CALL_STIPEND = 2300n;
 
 const CALL_OPS: Readonly<Record<number, CallType>> = {
   0xf0: 'CREATE',
@@ -106,14 +130,26 @@ interface OpcodeEntry {
   opHandler: (runState: RunState, common: unknown) => unknown;
   [k: string]: unknown;
 }
+interface TraceEnv {
+  depth: number;
+  address: { bytes: Uint8Array };
+  callValue: bigint;
+  contract: { balance: bigint; nonce: bigint };
+}
 interface RunState {
-  stack: { peek(n?: number): bigint[]; getStack(): bigint[] };
-  memory: { read(offset: number, size: number): Uint8Array };
-  interpreter: { getAddress(): { bytes: Uint8Array }; getReturnDataSize(): bigint; _runState?: unknown };
-  returnBytes?: Uint8Array;
+  programCounter: number;
+  gasLeft: bigint;
+  gasRefund: bigint;
+  stack: { peek(n?: number): bigint[]; _store: bigint[]; _len: number };
+  memory: { read(offset: number, size: number): Uint8Array; _store: Uint8Array };
+  interpreter: { getAddress(): { bytes: Uint8Array }; _env: TraceEnv };
+  returnBytes: Uint8Array;
+  messageGasLimit?: bigint;
 }
 interface EvmInternals {
   _opcodeMap: (OpcodeEntry | undefined)[];
+  DEBUG: boolean;
+  common: { isActivatedEIP(eip: number): boolean };
   events: { on(e: string, f: (...a: never[]) => void): void; off(e: string, f: (...a: never[]) => void): void };
 }
 interface MessageLike {
@@ -163,23 +199,82 @@ const word32 = (w: bigint): Uint8Array => {
   return out;
 };
 
+/** A call-family op about to run: what geth's OnEnter would show if the EVM refuses it before it starts. */
+interface PendingCall {
+  type: CallType;
+  args: bigint[];
+  error: string | undefined;
+}
+
+/** Why the EVM would refuse `type` before it starts (the library's `_baseCall` / `create` checks), if it would. */
+function refusal(rs: RunState, type: CallType, args: bigint[]): string | undefined {
+  const env = rs.interpreter._env;
+  if (env.depth >= DEPTH_LIMIT) return REFUSED_DEPTH;
+  const value = type === 'CALL' || type === 'CALLCODE' ? args[2] : type === 'CREATE' || type === 'CREATE2' ? args[0] : 0n;
+  if (value > env.contract.balance) return REFUSED_BALANCE;
+  if ((type === 'CREATE' || type === 'CREATE2') && env.contract.nonce >= MAX_NONCE) return REFUSED_NONCE;
+  return undefined;
+}
+
+/** The frame geth shows for a refused call (gas as passed: with the stipend for a CALL with value). */
+function refusedFrame(rs: RunState, p: PendingCall, gas: bigint): FrameEnter {
+  const env = rs.interpreter._env;
+  const from = env.address.bytes;
+  const read = (offset: bigint, size: bigint): Uint8Array =>
+    size === 0n ? new Uint8Array(0) : rs.memory.read(Number(offset), Number(size)).slice();
+  const a = p.args;
+  const depth = env.depth + 1;
+  switch (p.type) {
+    case 'CALL':
+    case 'CALLCODE':
+      return {
+        depth,
+        type: p.type,
+        from,
+        to: word20(a[1]),
+        input: read(a[3], a[4]),
+        gas: a[2] === 0n ? gas : gas + CALL_STIPEND,
+        value: a[2],
+      };
+    case 'DELEGATECALL':
+      return { depth, type: p.type, from, to: word20(a[1]), input: read(a[2], a[3]), gas, value: env.callValue };
+    case 'STATICCALL':
+      return { depth, type: p.type, from, to: word20(a[1]), input: read(a[2], a[3]), gas, value: undefined };
+    default: {
+      const input = read(a[1], a[2]);
+      const to =
+        p.type === 'CREATE2' ? generateAddress2(from, word32(a[3]), input) : generateAddress(from, bigIntToBytes(env.contract.nonce));
+      return { depth, type: p.type, from, to, input, gas, value: a[0] };
+    }
+  }
+}
+
+const ARG_COUNT: Readonly<Record<CallType, number>> = {
+  CALL: 7,
+  CALLCODE: 7,
+  DELEGATECALL: 6,
+  STATICCALL: 6,
+  CREATE: 3,
+  CREATE2: 4,
+  SELFDESTRUCT: 1,
+};
+
 /**
  * Attaches `hooks` to `evm` and returns the function that detaches them. `balanceOf` reads the current state (the
- * SELFDESTRUCT frame's value).
+ * SELFDESTRUCT frame's value); `deadline` is checked at every call frame and every so many opcodes and stops the
+ * run by throwing. While a trace runs, the event loop gets a turn every few milliseconds (a trace run in-thread must
+ * not stall the node).
  */
-export function attachHooks(
-  evm: EVM,
-  hooks: TraceHooks,
-  balanceOf: (address: Uint8Array) => bigint,
-  /** Called on every JUMPDEST and call frame: the deadline check (it may throw to stop the run). */
-  tick?: () => void,
-): () => void {
+export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Uint8Array) => bigint, deadline?: () => void): () => void {
   const internals = evm as unknown as EvmInternals;
+  const fast = isFastInterpreter(evm) && !internals.DEBUG && !internals.common.isActivatedEIP(7928);
   const original = internals._opcodeMap;
   const map = [...original];
   /** The type of the frame the next message opens (set by the opcode that makes it). */
   let nextType: CallType | undefined;
-  /** Per depth: the return data of the last call made at that depth (RETURNDATA of geth's OnOpcode). */
+  /** Messages the EVM has started so far (a call op that starts none was refused). */
+  let messages = 0;
+  /** Per depth: the return data of the last call made at that depth (library loop: RETURNDATA of geth's OnOpcode). */
   const lastReturn: Uint8Array[] = [];
   const wrap = (op: number, before: (rs: RunState) => void): void => {
     const entry = original[op];
@@ -187,17 +282,42 @@ export function attachHooks(
     map[op] = { ...entry, opHandler: (rs, common) => (before(rs), entry.opHandler(rs, common)) };
   };
   if (hooks.onEnter || hooks.onExit) {
+    const onEnter = hooks.onEnter;
+    const onExit = hooks.onExit;
     for (const [op, type] of Object.entries(CALL_OPS)) {
       const entry = original[Number(op)];
       if (entry === undefined) continue;
-      // A call that opens no frame (value above the balance, depth limit) must not type the next one.
       map[Number(op)] = {
         ...entry,
         opHandler: (rs, common) => {
           nextType = type;
+          const seen = messages;
+          // Read before the op pops them; the gas handler has already set the gas the call passes on.
+          const args = rs.stack.peek(ARG_COUNT[type]);
+          const pending: PendingCall = { type, args, error: refusal(rs, type, args) };
+          const gas = rs.messageGasLimit ?? 0n;
+          const after = (): void => {
+            nextType = undefined;
+            // A call that opens no frame: geth still shows one, with its error and no gas used.
+            if (messages !== seen || pending.error === undefined) return;
+            const frame = refusedFrame(rs, pending, gas);
+            onEnter?.(frame);
+            onExit?.({
+              depth: frame.depth,
+              output: new Uint8Array(0),
+              gasUsed: 0n,
+              error: pending.error,
+              reverted: true,
+              created: undefined,
+            });
+          };
           const done = entry.opHandler(rs, common);
-          if (done instanceof Promise) return done.finally(() => void (nextType = undefined));
-          nextType = undefined;
+          if (done instanceof Promise)
+            return done.then(after, (err: unknown) => {
+              nextType = undefined;
+              throw err;
+            });
+          after();
           return done;
         },
       };
@@ -207,8 +327,8 @@ export function attachHooks(
       const from = rs.interpreter.getAddress().bytes;
       const value = balanceOf(from);
       const depth = lastReturn.length;
-      hooks.onEnter?.({ depth, type: 'SELFDESTRUCT', from, to: word20(beneficiary), input: new Uint8Array(0), gas: 0n, value });
-      hooks.onExit?.({ depth, output: new Uint8Array(0), gasUsed: 0n, error: undefined, reverted: false, created: undefined });
+      onEnter?.({ depth, type: 'SELFDESTRUCT', from, to: word20(beneficiary), input: new Uint8Array(0), gas: 0n, value });
+      onExit?.({ depth, output: new Uint8Array(0), gasUsed: 0n, error: undefined, reverted: false, created: undefined });
     });
   }
   if (hooks.onLog) {
@@ -228,10 +348,29 @@ export function attachHooks(
     wrap(0x54, touch);
     wrap(0x55, touch);
   }
-  if (tick) {
+  let restoreWatch: (() => void) | undefined;
+  if (fast) {
+    // Deadline checks and event-loop turns from the fast loop's step watch: no opcode handler becomes async.
+    let lastTurn = performance.now();
+    const before = setStepWatch(evm, {
+      every: STEPS_PER_CHECK,
+      count: 0,
+      check: () => {
+        deadline?.();
+        if (performance.now() - lastTurn < YIELD_AFTER_MS) return undefined;
+        return new Promise<void>((resolve) =>
+          setImmediate(() => {
+            lastTurn = performance.now();
+            resolve();
+          }),
+        );
+      },
+    });
+    restoreWatch = () => void setStepWatch(evm, before);
+  } else {
     // JUMPDEST starts every loop iteration: the deadline check, and every YIELD_EVERY of them one turn of the event
     // loop (the op is marked async so the library awaits it), so a trace run in-thread never stalls the node.
-    const entry = original[0x5b];
+    const entry = map[0x5b];
     if (entry !== undefined) {
       let n = 0;
       const info = entry.opcodeInfo as Record<string, unknown>;
@@ -239,7 +378,7 @@ export function attachHooks(
         ...entry,
         opcodeInfo: { ...info, isAsync: true },
         opHandler: (rs, common) => {
-          tick();
+          deadline?.();
           entry.opHandler(rs, common);
           return ++n % YIELD_EVERY === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
         },
@@ -247,50 +386,90 @@ export function attachHooks(
     }
   }
   internals._opcodeMap = map;
+  // Cached jump analyses hold the old table's entries.
+  if (fast) resetJumpAnalyses(evm);
 
   const listeners: [string, (...a: never[]) => void][] = [];
   const listen = (event: string, fn: (...a: never[]) => void): void => {
     internals.events.on(event, fn);
     listeners.push([event, fn]);
   };
-  if (hooks.onEnter || hooks.onExit || hooks.onOpcode || tick) {
-    listen('beforeMessage', (msg: MessageLike) => {
-      tick?.();
-      lastReturn[msg.depth] = new Uint8Array(0);
-      let type: CallType = nextType ?? (msg.to === undefined ? (msg.salt ? 'CREATE2' : 'CREATE') : 'CALL');
-      nextType = undefined;
-      if (msg.depth === 0) type = msg.to === undefined ? 'CREATE' : 'CALL';
-      const code = msg._codeAddress?.bytes;
-      const from = type === 'DELEGATECALL' ? (msg.to?.bytes ?? msg.caller.bytes) : msg.caller.bytes;
-      const to = type === 'DELEGATECALL' || type === 'CALLCODE' ? code : msg.to?.bytes;
-      hooks.onEnter?.({
-        depth: msg.depth,
-        type,
-        from,
-        to,
-        // Copies: the library hands out views into the caller's memory, which later ops overwrite.
-        input: msg.data.slice(),
-        gas: msg.gasLimit,
-        value: type === 'STATICCALL' ? undefined : msg.value,
-      });
+  listen('beforeMessage', (msg: MessageLike) => {
+    deadline?.();
+    messages++;
+    lastReturn[msg.depth] = new Uint8Array(0);
+    if (!hooks.onEnter) return;
+    let type: CallType = nextType ?? (msg.to === undefined ? (msg.salt ? 'CREATE2' : 'CREATE') : 'CALL');
+    nextType = undefined;
+    if (msg.depth === 0) type = msg.to === undefined ? 'CREATE' : 'CALL';
+    const code = msg._codeAddress?.bytes;
+    const from = type === 'DELEGATECALL' ? (msg.to?.bytes ?? msg.caller.bytes) : msg.caller.bytes;
+    const to = type === 'DELEGATECALL' || type === 'CALLCODE' ? code : msg.to?.bytes;
+    hooks.onEnter({
+      depth: msg.depth,
+      type,
+      from,
+      to,
+      // Copies: the library hands out views into the caller's memory, which later ops overwrite.
+      input: msg.data.slice(),
+      gas: msg.gasLimit,
+      value: type === 'STATICCALL' ? undefined : msg.value,
     });
-    listen('afterMessage', (result: ResultLike) => {
-      const depth = lastReturn.length - 1;
-      lastReturn.length = depth;
-      const r = result.execResult;
-      if (depth > 0) lastReturn[depth - 1] = r.returnValue;
-      const raw = r.exceptionError?.error;
-      hooks.onExit?.({
-        depth,
-        output: r.returnValue.slice(),
-        gasUsed: r.executionGasUsed,
-        error: raw === undefined ? undefined : gethError(raw),
-        reverted: raw !== undefined,
-        created: result.createdAddress?.bytes,
-      });
+  });
+  listen('afterMessage', (result: ResultLike) => {
+    const depth = lastReturn.length - 1;
+    lastReturn.length = depth;
+    const r = result.execResult;
+    if (depth > 0) lastReturn[depth - 1] = r.returnValue;
+    if (!hooks.onExit) return;
+    const raw = r.exceptionError?.error;
+    hooks.onExit({
+      depth,
+      output: r.returnValue.slice(),
+      gasUsed: r.executionGasUsed,
+      error: raw === undefined ? undefined : gethError(raw),
+      reverted: raw !== undefined,
+      created: result.createdAddress?.bytes,
     });
-  }
-  if (hooks.onOpcode) {
+  });
+  if (hooks.onOpcode && fast) {
+    const onOpcode = hooks.onOpcode;
+    const withMemory = hooks.opcodeMemory === true;
+    const empty = new Uint8Array(0);
+    // One object for every step (the struct logger reads it at once): a 100,000-step trace allocates none per step.
+    const step: OpcodeStep = {
+      pc: 0,
+      op: 0,
+      opName: '',
+      gas: 0n,
+      cost: 0n,
+      depth: 0,
+      refund: 0n,
+      stack: [],
+      stackLength: 0,
+      memory: empty,
+      address: empty,
+      returnData: empty,
+    };
+    const hook: StepHook = (interp, info, gas, memoryWords) => {
+      const rs = interp._runState as unknown as RunState;
+      const env = rs.interpreter._env;
+      step.pc = rs.programCounter;
+      step.op = info.code;
+      step.opName = info.fullName;
+      step.gas = rs.gasLeft;
+      step.cost = gas;
+      step.depth = env.depth + 1;
+      step.refund = rs.gasRefund;
+      step.stack = rs.stack._store;
+      step.stackLength = rs.stack._len;
+      step.memory = withMemory ? rs.memory._store.subarray(0, Number(memoryWords) * 32) : empty;
+      step.address = env.address.bytes;
+      step.returnData = rs.returnBytes;
+      onOpcode(step);
+    };
+    setStepHook(evm, hook);
+  } else if (hooks.onOpcode) {
     const onOpcode = hooks.onOpcode;
     listen('step', (step: StepLike) => {
       onOpcode({
@@ -302,6 +481,7 @@ export function attachHooks(
         depth: step.depth + 1,
         refund: step.gasRefund,
         stack: step.stack,
+        stackLength: step.stack.length,
         memory: step.memory,
         address: step.address.bytes,
         returnData: lastReturn[step.depth] ?? new Uint8Array(0),
@@ -310,6 +490,11 @@ export function attachHooks(
   }
   return () => {
     internals._opcodeMap = original;
+    if (fast) {
+      resetJumpAnalyses(evm);
+      setStepHook(evm, undefined);
+      restoreWatch?.();
+    }
     for (const [event, fn] of listeners) internals.events.off(event, fn);
   };
 }

@@ -1,9 +1,9 @@
 /**
  * The tracing jobs (state in, answer out, under a deadline): re-execute a block's transactions on the state of its
  * parent (for a historical block, HistoricalState rebuilds it from the change sets) and trace one of them or all of
- * them; or trace a call on the state after a block. Untraced transactions before the target run on the fast loop;
- * traced ones on the library loop (EvmHost `libraryLoop`), each on its own overlay so the prestate tracer can see
- * what it read. Written as plain functions over a StateReader so the RPC execution pool can run them unchanged.
+ * them; or trace a call on the state after a block. Everything runs on the fast loop (decision 0027): untraced
+ * transactions with no hooks, traced ones with the tracer's hooks (hooks.ts), each on its own overlay so the prestate
+ * tracer can see what it read. Written as plain functions over a StateReader so the RPC execution pool can run them unchanged.
  */
 import type { Block } from '../../chain/block/index.ts';
 import { forkAt, type ChainConfig } from '../../chain/forks.ts';
@@ -36,8 +36,6 @@ export class TraceError extends CallError {}
 /** One traced transaction's answer (a JSON value, or a JsonText), or its error. */
 export type TxTrace = { txHash: Uint8Array; result: unknown } | { txHash: Uint8Array; error: string };
 
-const JUMPS_PER_CLOCK = 2048;
-
 /** Runs `tx` with `spec`'s tracer on an overlay of `base`, folds the overlay into `base`, returns the answer. */
 async function traceOne(
   host: EvmHost,
@@ -66,7 +64,6 @@ async function traceOne(
     },
     context,
   );
-  let jumps = 0;
   const hooks = tracer.prestate
     ? { ...tracer.hooks, onStorage: (a: Uint8Array, slot: Uint8Array) => recorder.touchSlot(a, slot) }
     : tracer.hooks;
@@ -75,7 +72,7 @@ async function traceOne(
     hooks,
     (a) => state.getAccount(a)?.balance ?? 0n,
     () => {
-      if (++jumps % JUMPS_PER_CLOCK === 0 && Date.now() > limits.deadline) throw new TraceError('CALL_TIMEOUT', 'execution timeout');
+      if (Date.now() > limits.deadline) throw new TraceError('CALL_TIMEOUT', 'execution timeout');
     },
   );
   let r;
@@ -129,9 +126,8 @@ export async function traceBlockTransactions(
   const fork = forkAt(config, Number(h.number), Number(h.timestamp));
   const env = blockEnvOf(block, { config, fork, blockHash });
   const state = new JournaledState(parentState);
-  const fast = new EvmHost(config.chainId, fork, state);
-  const fastBlock = fast.bind(state, env);
-  const tracing = new EvmHost(config.chainId, fork, state, { libraryLoop: true });
+  const host = new EvmHost(config.chainId, fork, state);
+  const fastBlock = host.bind(state, env);
   const out: TxTrace[] = [];
   let gasUsed = 0n;
   let logIndex = 0;
@@ -139,14 +135,14 @@ export async function traceBlockTransactions(
     if (Date.now() > limits.deadline) throw new TraceError('CALL_TIMEOUT', 'execution timeout');
     const sender = senders[i] as Uint8Array;
     if (only !== undefined && i < only) {
-      const r = await applyTransaction(fast, fastBlock, state, env, tx, sender, env.gasLimit - gasUsed);
+      const r = await applyTransaction(host, fastBlock, state, env, tx, sender, env.gasLimit - gasUsed);
       gasUsed += r.gasUsed;
       logIndex += r.logs.length;
       continue;
     }
     try {
       const t = await traceOne(
-        tracing,
+        host,
         state,
         env,
         tx,
@@ -190,7 +186,7 @@ export async function traceCall(
   const gas = callGas(req, { gasCap: limits.gasCap });
   const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
   const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
-  const host = new EvmHost(config.chainId, fork, base, { libraryLoop: true });
+  const host = new EvmHost(config.chainId, fork, base);
   const { tx, sender } = messageOf(req, { header, config, state: base, blockHash }, gas);
   try {
     const t = await traceOne(
