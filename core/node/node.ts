@@ -220,7 +220,7 @@ export class XoneNode {
         },
       },
     );
-    const addr = await node.rpc.start();
+    const addr = await node.rpc.start(options.http.early);
     node.warmExecutor(executor);
     lifecycle.add('rpc', node.rpc);
     node.url = `http://${addr.host}:${addr.port}`;

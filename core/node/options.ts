@@ -1,4 +1,5 @@
 /** What `XoneNode.start` takes: the options parsed from the CLI or a test, and the shared services it logs and counts with. */
+import type { EarlyListener } from '../rpc/earlyListener.ts';
 import type { Genesis } from '../chain/genesis/index.ts';
 import type { Logger } from '../log/types.ts';
 import type { XoneMetrics } from '../metrics/index.ts';
@@ -20,7 +21,8 @@ export interface NodeOptions {
    */
   miningMode?: 'interval' | 'automine' | 'manual';
   signerKey?: Uint8Array;
-  http: { host: string; port: number; corsOrigins?: string[] };
+  /** `early`: the port already bound by `xone run` (core/rpc/earlyListener.ts), taken over by the RPC server. */
+  http: { host: string; port: number; corsOrigins?: string[]; early?: EarlyListener };
   /** Group-commit batch; default 0 with --mine, 128 otherwise. */
   batch?: number;
   /** Log line format of the node's own threads (the watchdog's); `--log.format`. */

@@ -9,7 +9,7 @@
  * eth_blockNumber answer (docs/decisions/0026-rpc-post-fast-path.md).
  */
 import { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import { readBody } from './body.ts';
+import { readBody, type BodyResult } from './body.ts';
 import { CLIENT_HEADER, clientKeyResolver } from './clientKey.ts';
 import { type Dispatcher } from './dispatch.ts';
 import { RPC_ERRORS } from './errors.ts';
@@ -47,16 +47,20 @@ const tableBody = (name: 'BODY_TOO_LARGE' | 'BAD_CONTENT_TYPE' | 'INVALID_REQUES
   errorResponse(null, { code: RPC_ERRORS[name].code, message: message ?? RPC_ERRORS[name].message });
 
 /** True when the Content-Type (absent = JSON, as geth) is one of the JSON types geth accepts. */
-function isJsonContentType(header: string | undefined): boolean {
+export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined || header === JSON_TYPE) return true;
   return JSON_TYPES.has(header.split(';')[0].trim().toLowerCase());
 }
 
 /** Reads the body of `incoming` and dispatches it. Never throws. */
 export async function answerPost(contentType: string | undefined, incoming: IncomingMessage, ctx: PostContext): Promise<PostAnswer> {
-  const { opts, dispatcher } = ctx;
   if (!isJsonContentType(contentType)) return { status: 415, body: tableBody('BAD_CONTENT_TYPE') };
-  const body = await readBody(incoming, opts.maxBodyBytes, DRAIN_MAX_BYTES);
+  return answerBody(await readBody(incoming, ctx.opts.maxBodyBytes, DRAIN_MAX_BYTES), incoming, ctx);
+}
+
+/** Dispatches a body already read from `incoming` (the early listener reads some before the server exists). */
+export async function answerBody(body: BodyResult, incoming: IncomingMessage, ctx: PostContext): Promise<PostAnswer> {
+  const { opts, dispatcher } = ctx;
   if (!body.ok) {
     if (body.reason === 'too-large')
       return {
@@ -105,16 +109,21 @@ export function rpcPostListener(ctx: PostContext, fallback: RequestListener, han
       void fallback(req, res);
       return;
     }
-    answerPost(req.headers['content-type'], req, ctx).then(
-      (a) => {
-        res.writeHead(a.status, answerHeaders(a));
-        res.end(a.body);
-      },
-      () => {
-        // answerPost does not throw; a failure here is a bug, still answered as JSON-RPC -32603.
-        res.writeHead(500, { 'content-type': JSON_TYPE });
-        res.end(errorResponse(null, { code: RPC_ERRORS.INTERNAL.code, message: RPC_ERRORS.INTERNAL.message }));
-      },
-    );
+    writeAnswer(res, answerPost(req.headers['content-type'], req, ctx));
   };
+}
+
+/** Writes an answer to `res`. */
+export function writeAnswer(res: ServerResponse, answer: Promise<PostAnswer>): void {
+  answer.then(
+    (a) => {
+      res.writeHead(a.status, answerHeaders(a));
+      res.end(a.body);
+    },
+    () => {
+      // answerPost does not throw; a failure here is a bug, still answered as JSON-RPC -32603.
+      res.writeHead(500, { 'content-type': JSON_TYPE });
+      res.end(errorResponse(null, { code: RPC_ERRORS.INTERNAL.code, message: RPC_ERRORS.INTERNAL.message }));
+    },
+  );
 }

@@ -12,7 +12,8 @@ import { Dispatcher } from './dispatch.ts';
 import { FilterManager } from './filters.ts';
 import { chainHealth } from './health.ts';
 import { createHttpApp, ownPostRoutes, type HttpRoutes } from './http.ts';
-import { postContext, rpcPostListener } from './httpPost.ts';
+import { answerBody, postContext, rpcPostListener, writeAnswer } from './httpPost.ts';
+import { type EarlyListener } from './earlyListener.ts';
 import { type RpcDeps } from './interface.ts';
 import { type BlockData, type ReceiptData } from './encode/types.ts';
 import { primeEncodings } from './prime.ts';
@@ -24,8 +25,11 @@ import { SubscriptionManager } from './subscriptions.ts';
 import { type WsAttachment, attachWebSocket } from './ws.ts';
 
 export interface RpcServer {
-  /** Starts listening; resolves with the bound address (port 0 → the chosen port). */
-  start(): Promise<{ host: string; port: number }>;
+  /**
+   * Starts listening; resolves with the bound address (port 0 → the chosen port). With `early`, takes over that
+   * already-bound socket (earlyListener.ts) and answers what it held, instead of binding its own.
+   */
+  start(early?: EarlyListener): Promise<{ host: string; port: number }>;
   /** Stops listening, drops WebSocket clients, filters and the event subscription. */
   close(): Promise<void>;
   readonly options: RpcOptions;
@@ -67,7 +71,7 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps, ext
     services,
     dispatcher,
     prime: (block, receipts) => primeEncodings(services.cache, block, receipts),
-    async start() {
+    async start(early?: EarlyListener) {
       // Events first so no head produced between listen() and subscription is missed by filters.
       unsubscribe = deps.events?.subscribe({
         onNewHead: (header, logs) => {
@@ -83,7 +87,14 @@ export function createRpcServer(options: Partial<RpcOptions>, deps: RpcDeps, ext
       // Without CORS, JSON-RPC POSTs are answered on node:http directly; everything else goes through Hono.
       const fast = opts.corsOrigins.length === 0;
       const hono = getRequestListener(app.fetch, { hostname: opts.host });
-      const server = createServer(fast ? rpcPostListener(post, hono, ownPostRoutes(app)) : hono);
+      const listener = fast ? rpcPostListener(post, hono, ownPostRoutes(app)) : hono;
+      if (early) {
+        http = early.server;
+        ws = attachWebSocket(early.server, dispatcher, opts.maxBodyBytes, post.clientOf);
+        early.handOver(listener, (h) => writeAnswer(h.res, answerBody(h.body ?? { ok: false, reason: 'aborted' }, h.req, post)));
+        return early.address;
+      }
+      const server = createServer(listener);
       // Bound slow clients (slowloris, half-sent bodies): headers within 10 s, the whole request within 30 s.
       server.headersTimeout = 10_000;
       server.requestTimeout = 30_000;

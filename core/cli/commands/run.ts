@@ -9,12 +9,14 @@ import type { Command } from 'commander';
 import { parseGenesis, type Genesis } from '../../chain/genesis/index.ts';
 import { createLogger, terminalDestination } from '../../log/index.ts';
 import type { Logger } from '../../log/types.ts';
-import { devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
+import { DEV_CHAIN_ID, devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
 import { startChainThread } from '../../node/chainStart.ts';
 import type { XoneNode } from '../../node/node.ts';
 import type { NodeOptions } from '../../node/options.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import type { RpcOptions } from '../../rpc/index.ts';
+import { listenEarly, type EarlyListener } from '../../rpc/earlyListener.ts';
+import { defaultRpcOptions } from '../../rpc/options.ts';
 import { RUNTIME_KIND } from '../runtimeKind.ts';
 import { applyConfigSources } from '../config/runConfig.ts';
 import { rangedInt } from './runRanges.ts';
@@ -125,49 +127,64 @@ export function registerRun(program: Command): void {
       let genesis: Genesis;
       let signerKey: Uint8Array | undefined;
       let datadir = flags.datadir;
-      const accounts = flags.dev ? devAccounts() : [];
-      if (flags.dev) {
-        const period = flags.period === undefined ? 2 : rangedInt(flags.period, '--period');
-        genesis = parseGenesis(devGenesisJson(accounts, period));
-        signerKey = hexToBytes(accounts[0].privateKey);
-        datadir ??= resolve('.xone', 'dev');
-      } else {
-        if (!flags.genesis) throw new Error('--genesis <file> is required (or use --dev)');
-        if (!datadir) throw new Error('--datadir <dir> is required (or use --dev)');
-        genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
-        // The keystore module (scrypt) loads only for a keystore signer.
-        if (flags.signer) signerKey = (await import('../../keystore/index.ts')).loadSignerKey(flags.signer, flags.password);
+      // The RPC port is bound first: eth_chainId is answered while the rest starts, other calls wait for the node
+      // (earlyListener.ts). Not with CORS, whose headers only the full server adds.
+      const bindEarly = (chainId: bigint): Promise<EarlyListener | undefined> =>
+        flags['http.corsdomain']
+          ? Promise.resolve(undefined)
+          : listenEarly(flags['http.addr'], rangedInt(flags['http.port'], '--http.port'), chainId, defaultRpcOptions.maxBodyBytes);
+      let early: EarlyListener | undefined;
+      try {
+        early = flags.dev ? await bindEarly(BigInt(DEV_CHAIN_ID)) : undefined;
+        const accounts = flags.dev ? devAccounts() : [];
+        if (flags.dev) {
+          const period = flags.period === undefined ? 2 : rangedInt(flags.period, '--period');
+          genesis = parseGenesis(devGenesisJson(accounts, period));
+          signerKey = hexToBytes(accounts[0].privateKey);
+          datadir ??= resolve('.xone', 'dev');
+        } else {
+          if (!flags.genesis) throw new Error('--genesis <file> is required (or use --dev)');
+          if (!datadir) throw new Error('--datadir <dir> is required (or use --dev)');
+          genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
+          early = await bindEarly(genesis.config.chainId);
+          // The keystore module (scrypt) loads only for a keystore signer.
+          if (flags.signer) signerKey = (await import('../../keystore/index.ts')).loadSignerKey(flags.signer, flags.password);
+        }
+        // A dev node with --peer follows a dev producer (same embedded genesis) instead of sealing its own blocks.
+        const mine = Boolean(flags.mine || (flags.dev && flags.peer.length === 0));
+        if (mine && !signerKey) throw new Error('--mine needs --signer <keyfile>');
+        const options: NodeOptions = {
+          datadir,
+          genesis,
+          dev: Boolean(flags.dev),
+          ...(flags.peer.length ? { peers: flags.peer } : {}),
+          mine,
+          ...(signerKey ? { signerKey } : {}),
+          http: {
+            host: flags['http.addr'],
+            port: rangedInt(flags['http.port'], '--http.port'),
+            ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
+          },
+          ...(flags.batch !== undefined ? { batch: rangedInt(flags.batch, '--batch') } : {}),
+          rpc: rpcLimits(flags),
+          logFormat: terminal ? 'terminal' : 'json',
+          ...(flags['rpc.workers'] !== undefined ? { rpcPool: { workers: rangedInt(flags['rpc.workers'], '--rpc.workers') } } : {}),
+          ...(flags['debug.logslowblock'] !== undefined
+            ? { logSlowBlockMs: rangedInt(flags['debug.logslowblock'], '--debug.logslowblock') }
+            : {}),
+          ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
+          ...(flags.recoveryWorkers !== undefined ? { recoveryWorkers: rangedInt(flags.recoveryWorkers, '--recovery-workers') } : {}),
+        };
+        const node = await startNode({ ...options, http: { ...options.http, ...(early ? { early } : {}) } }, logger);
+        node.lifecycle.handleSignals();
+        if (flags.dev) printDevBanner(node.url, accounts);
+        if (flags.peer.length) logger.info('following', { peers: flags.peer });
+        logger.info('node started', { rpc: node.url, head: Number(node.headNumber), datadir, mine, runtime: RUNTIME_KIND });
+      } catch (err) {
+        // Start-up failed: the early-bound port must not keep the process alive.
+        await early?.close();
+        throw err;
       }
-      // A dev node with --peer follows a dev producer (same embedded genesis) instead of sealing its own blocks.
-      const mine = Boolean(flags.mine || (flags.dev && flags.peer.length === 0));
-      if (mine && !signerKey) throw new Error('--mine needs --signer <keyfile>');
-      const options: NodeOptions = {
-        datadir,
-        genesis,
-        dev: Boolean(flags.dev),
-        ...(flags.peer.length ? { peers: flags.peer } : {}),
-        mine,
-        ...(signerKey ? { signerKey } : {}),
-        http: {
-          host: flags['http.addr'],
-          port: rangedInt(flags['http.port'], '--http.port'),
-          ...(flags['http.corsdomain'] ? { corsOrigins: flags['http.corsdomain'].split(',') } : {}),
-        },
-        ...(flags.batch !== undefined ? { batch: rangedInt(flags.batch, '--batch') } : {}),
-        rpc: rpcLimits(flags),
-        logFormat: terminal ? 'terminal' : 'json',
-        ...(flags['rpc.workers'] !== undefined ? { rpcPool: { workers: rangedInt(flags['rpc.workers'], '--rpc.workers') } } : {}),
-        ...(flags['debug.logslowblock'] !== undefined
-          ? { logSlowBlockMs: rangedInt(flags['debug.logslowblock'], '--debug.logslowblock') }
-          : {}),
-        ...(flags.ethstats ? { ethstats: flags.ethstats } : {}),
-        ...(flags.recoveryWorkers !== undefined ? { recoveryWorkers: rangedInt(flags.recoveryWorkers, '--recovery-workers') } : {}),
-      };
-      const node = await startNode(options, logger);
-      node.lifecycle.handleSignals();
-      if (flags.dev) printDevBanner(node.url, accounts);
-      if (flags.peer.length) logger.info('following', { peers: flags.peer });
-      logger.info('node started', { rpc: node.url, head: Number(node.headNumber), datadir, mine, runtime: RUNTIME_KIND });
     });
 }
 
