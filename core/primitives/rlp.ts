@@ -41,11 +41,14 @@ function headerLength(payload: number): number {
   return payload < 56 ? 1 : 1 + rlpLengthOfLength(payload);
 }
 
+/** Encoded size of a byte string of `len` bytes whose first byte is `first` (a single byte below 0x80 is itself). */
+export function rlpStringLength(len: number, first: number): number {
+  if (len === 1 && first < 0x80) return 1;
+  return headerLength(len) + len;
+}
+
 function payloadLength(input: RlpInput, sizes: number[]): number {
-  if (input instanceof Uint8Array) {
-    if (input.length === 1 && input[0] < 0x80) return 1;
-    return headerLength(input.length) + input.length;
-  }
+  if (input instanceof Uint8Array) return rlpStringLength(input.length, input[0]);
   const slot = sizes.length;
   sizes.push(0);
   let total = 0;
@@ -69,16 +72,19 @@ export function writeRlpHeader(out: Uint8Array, pos: number, payload: number, sh
   return pos + 1 + lol;
 }
 
-function write(input: RlpInput, out: Uint8Array, pos: number, sizes: number[], cursor: { i: number }): number {
-  if (input instanceof Uint8Array) {
-    if (input.length === 1 && input[0] < 0x80) {
-      out[pos] = input[0];
-      return pos + 1;
-    }
-    pos = writeRlpHeader(out, pos, input.length, 0x80, 0xb7);
-    out.set(input, pos);
-    return pos + input.length;
+/** Writes the byte string `b` (its header, then its bytes) at `pos`; returns the position after it. */
+export function writeRlpString(out: Uint8Array, pos: number, b: Uint8Array): number {
+  if (b.length === 1 && b[0] < 0x80) {
+    out[pos] = b[0];
+    return pos + 1;
   }
+  pos = writeRlpHeader(out, pos, b.length, 0x80, 0xb7);
+  out.set(b, pos);
+  return pos + b.length;
+}
+
+function write(input: RlpInput, out: Uint8Array, pos: number, sizes: number[], cursor: { i: number }): number {
+  if (input instanceof Uint8Array) return writeRlpString(out, pos, input);
   const payload = sizes[cursor.i++];
   pos = writeRlpHeader(out, pos, payload, 0xc0, 0xf7);
   for (const child of input) pos = write(child, out, pos, sizes, cursor);

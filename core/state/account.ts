@@ -4,8 +4,9 @@
  */
 import { KECCAK_EMPTY } from '../primitives/keccak.ts';
 import { EMPTY_TRIE_ROOT } from '../trie/node.ts';
-import { decodeRlp, encodeRlp, expectBytes, expectList, expectUint } from '../primitives/rlp.ts';
-import { bigIntToBytes, equalBytes } from '../primitives/hex.ts';
+import { encodeAccountLeaf } from '../trie/stateLeaves.ts';
+import { decodeRlp, expectBytes, expectList, expectUint } from '../primitives/rlp.ts';
+import { equalBytes } from '../primitives/hex.ts';
 
 /** Root of the empty Merkle-Patricia trie (the trie's own constant). */
 export { EMPTY_TRIE_ROOT };
@@ -38,10 +39,8 @@ export function hasCode(account: AccountState): boolean {
   return !equalBytes(account.codeHash, KECCAK_EMPTY);
 }
 
-/** RLP of the account as stored in the state trie. */
-export function encodeAccount(account: AccountState): Uint8Array {
-  return encodeRlp([bigIntToBytes(account.nonce), bigIntToBytes(account.balance), account.storageRoot, account.codeHash]);
-}
+/** RLP of the account as stored in the state trie (the trie's leaf rule). */
+export const encodeAccount: (account: AccountState) => Uint8Array = encodeAccountLeaf;
 
 /** Inverse of `encodeAccount`; throws an RlpError naming the field on malformed input. */
 export function decodeAccount(bytes: Uint8Array): AccountState {

@@ -5,6 +5,7 @@
  */
 import { keccak256 } from '../primitives/keccak.ts';
 import { SecureTrie, type TrieNodeStore } from '../trie/index.ts';
+import { encodeStorageLeaf } from '../trie/stateLeaves.ts';
 import { EMPTY_TRIE_ROOT, encodeAccount, type AccountState } from './account.ts';
 import { GenerationalCache } from './store/generationalCache.ts';
 
@@ -86,8 +87,7 @@ export class StateRootComputer {
       const slots = changes.storage.get(addrKey);
       if (cleared || slots !== undefined) {
         const storage = new SecureTrie(this.nodes, cleared ? EMPTY_TRIE_ROOT : account.storageRoot);
-        if (slots !== undefined)
-          for (const [slotKey, value] of slots) storage.put(bytesOfKey(slotKey), value.length === 0 ? value : rlpBytes(value));
+        if (slots !== undefined) for (const [slotKey, value] of slots) storage.put(bytesOfKey(slotKey), encodeStorageLeaf(value));
         storageRoot = storage.commit();
         storageRoots.set(addrKey, storageRoot);
       }
@@ -122,16 +122,4 @@ export class StateRootComputer {
   accountProof(address: Uint8Array): Uint8Array[] {
     return this.trie.createProof(address);
   }
-}
-
-/** Storage leaves hold RLP(value) where value is the minimal big-endian integer. */
-function rlpBytes(value: Uint8Array): Uint8Array {
-  if (value.length === 1 && value[0] < 0x80) return value;
-  if (value.length <= 55) {
-    const out = new Uint8Array(value.length + 1);
-    out[0] = 0x80 + value.length;
-    out.set(value, 1);
-    return out;
-  }
-  throw new Error('state: storage value longer than 32 bytes');
 }

@@ -6,3 +6,4 @@ export { Trie, type TrieEntry } from './trie.ts';
 export { SecureTrie } from './secureTrie.ts';
 export { verifyProof } from './proof.ts';
 export { orderedTrieRoot, rlpIndexKey, sortedEntriesRoot, trieRootFromSorted } from './orderedTrieRoot.ts';
+export { encodeAccountLeaf, encodeStorageLeaf, type AccountLeaf } from './stateLeaves.ts';

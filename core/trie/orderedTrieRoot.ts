@@ -3,7 +3,7 @@
  * exactly once, bottom-up. This is the hot path of block validation (transactions, receipts and withdrawals roots,
  * keys RLP(index)) and of genesis state roots; see docs/decisions for the measurement against repeated inserts.
  */
-import { encodeRlp, rlpLengthOfLength, writeRlpHeader } from '../primitives/rlp.ts';
+import { encodeRlp, rlpStringLength, writeRlpHeader, writeRlpString } from '../primitives/rlp.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { bigIntToBytes } from '../primitives/hex.ts';
 import { EMPTY_REF, EMPTY_TRIE_ROOT, hashRef } from './node.ts';
@@ -23,24 +23,13 @@ function reserve(n: number): void {
   if (out.length < n) out = new Uint8Array(Math.max(n, out.length * 2));
 }
 
-/** Encoded size of a byte string of `len` bytes whose first byte is `first`. */
-function stringSize(len: number, first: number): number {
-  if (len === 1 && first < 0x80) return 1;
-  return len < 56 ? 1 + len : 1 + rlpLengthOfLength(len) + len;
-}
-
 function writeHeader(pos: number, len: number, short: number, long: number): number {
   return writeRlpHeader(out, pos, len, short, long);
 }
 
+/** The first `len` bytes of `src` as an RLP byte string at `pos` of the shared buffer. */
 function writeString(pos: number, src: Uint8Array, len: number): number {
-  if (len === 1 && src[0] < 0x80) {
-    out[pos] = src[0];
-    return pos + 1;
-  }
-  pos = writeHeader(pos, len, 0x80, 0xb7);
-  out.set(len === src.length ? src : src.subarray(0, len), pos);
-  return pos + len;
+  return writeRlpString(out, pos, len === src.length ? src : src.subarray(0, len));
 }
 
 /** Hex-prefix of the nibbles [from, to) of `key` into `hp`; returns its length. */
@@ -68,7 +57,7 @@ function buildNode(keys: readonly Uint8Array[], values: readonly Uint8Array[], l
   if (hi - lo === 1) {
     const value = values[lo];
     const hpLen = hexPrefix(first, depth, first.length * 2, true);
-    const payload = stringSize(hpLen, hp[0]) + stringSize(value.length, value[0]);
+    const payload = rlpStringLength(hpLen, hp[0]) + rlpStringLength(value.length, value[0]);
     reserve(payload + 5);
     let pos = writeHeader(0, payload, 0xc0, 0xf7);
     pos = writeString(pos, hp, hpLen);
@@ -81,7 +70,7 @@ function buildNode(keys: readonly Uint8Array[], values: readonly Uint8Array[], l
   if (cp === depth) return buildBranch(keys, values, lo, hi, depth);
   const child = buildBranch(keys, values, lo, hi, cp);
   const hpLen = hexPrefix(first, depth, cp, false);
-  const payload = stringSize(hpLen, hp[0]) + child.length;
+  const payload = rlpStringLength(hpLen, hp[0]) + child.length;
   reserve(payload + 5);
   const pos = writeString(writeHeader(0, payload, 0xc0, 0xf7), hp, hpLen);
   out.set(child, pos);
@@ -100,7 +89,7 @@ function buildBranch(keys: readonly Uint8Array[], values: readonly Uint8Array[],
     refs[n] = buildNode(keys, values, i, j, depth + 1);
     i = j;
   }
-  let payload = own ? stringSize(own.length, own[0]) : 1;
+  let payload = own ? rlpStringLength(own.length, own[0]) : 1;
   for (const r of refs) payload += r.length;
   reserve(payload + 5);
   let pos = writeHeader(0, payload, 0xc0, 0xf7);

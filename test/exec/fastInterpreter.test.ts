@@ -19,6 +19,7 @@ const REVERTER = addr(0xc2);
 const LOOP = addr(0xc3);
 const BAD_JUMP = addr(0xc4);
 const INVALID = addr(0xc5);
+const MEMORY = addr(0xc6);
 const SENDER = addr(0xe0);
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2);
 
@@ -51,6 +52,8 @@ const CODES: ReadonlyArray<readonly [Uint8Array, string]> = [
   [LOOP, '5b600056'],
   [BAD_JUMP, '600556'],
   [INVALID, 'fe'],
+  // MSTORE8(0x4000, 0xff), then MLOAD(0x5000): both grow memory, so both charge the (promise-free) expansion gas.
+  [MEMORY, '60ff61400053615000515000'],
 ];
 
 const ENV: BlockEnv = {
@@ -115,6 +118,10 @@ const MESSAGES: ReadonlyArray<readonly [Uint8Array, string, bigint?]> = [
   [INVALID, ''],
   [CALLER, '22'.repeat(32), 60_000n],
   [CALLER, '33'.repeat(32)],
+  [MEMORY, ''],
+  // Out of gas in MSTORE8's expansion (513 words: 2,053 gas), then in MLOAD's (641 words: 2,725 gas).
+  [MEMORY, '', 2_000n],
+  [MEMORY, '', 2_500n],
 ];
 
 describe('fast interpreter (decision 0027)', () => {

@@ -1,8 +1,9 @@
 /**
  * Byte-for-byte equivalents of the library's MLOAD, MSTORE and SLOAD handlers without its bigint ↔ bytes helpers
  * (decision 0027). @ethereumjs/util's `setLengthLeft(bigIntToBytes(word), 32)` goes through a validated hex string
- * and an array spread: ~2 µs per MSTORE on this host, against ~0.1 µs for four 64-bit DataView writes. The gas
- * handlers, memory growth and storage reads are still the library's; only the word conversions change.
+ * and an array spread: ~2 µs per MSTORE on this host, against ~0.1 µs for four 64-bit DataView writes. Also the
+ * memory-expansion gas of MLOAD, MSTORE and MSTORE8 (`installSyncMemoryGas`): the library's formula, made synchronous.
+ * Every other gas handler, memory growth and storage reads stay the library's.
  */
 import type { CommonLike, OpcodeEntry, RunState } from './internals.ts';
 

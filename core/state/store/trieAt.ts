@@ -6,6 +6,7 @@
  */
 import { connectionOf, type SqlHandle } from '../../store/connection.ts';
 import { MemoryNodeStore, SecureTrie, type TrieNodeStore, type TrieNodeWrite } from '../../trie/index.ts';
+import { encodeStorageLeaf } from '../../trie/stateLeaves.ts';
 import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { decodeAccount, EMPTY_TRIE_ROOT, encodeAccount } from '../account.ts';
 import { StateError } from '../errors.ts';
@@ -79,7 +80,7 @@ export function trieAtBlock(handle: SqlHandle, nodes: TrieNodeStore, number: num
       const leaf = accounts.get(address);
       const laterRoot = leaf === undefined ? EMPTY_TRIE_ROOT : decodeAccount(leaf).storageRoot;
       const storage = new SecureTrie(overlay, laterRoot);
-      for (const slot of slots) storage.put(slot, rlpValue(then.getStorage(address, slot)));
+      for (const slot of slots) storage.put(slot, encodeStorageLeaf(then.getStorage(address, slot)));
       const storageRoot = storage.commit();
       if (!equalBytes(storageRoot, account.storageRoot))
         throw new StateError('STATE_CORRUPT', `rebuilt storage root of ${bytesToHex(address)} at block ${number} differs`, {
@@ -99,15 +100,6 @@ export function trieAtBlock(handle: SqlHandle, nodes: TrieNodeStore, number: num
       actual: bytesToHex(rebuilt),
     });
   return { root, nodes: overlay, rebuilt: overlay.writes };
-}
-
-/** Storage leaves hold RLP(value) of the minimal big-endian value; empty deletes. */
-function rlpValue(value: Uint8Array): Uint8Array {
-  if (value.length === 0 || (value.length === 1 && (value[0] as number) < 0x80)) return value;
-  const out = new Uint8Array(value.length + 1);
-  out[0] = 0x80 + value.length;
-  out.set(value, 1);
-  return out;
 }
 
 /**
