@@ -22,6 +22,7 @@ import {
   type OpcodeEntry,
 } from './internals.ts';
 import { makeRunFrame } from './runFrame.ts';
+import { installStackOps } from './stackOps.ts';
 import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
 
 export { FAST_INTERPRETER_EVM_VERSION } from './internals.ts';
@@ -82,6 +83,7 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   analyses.set(evm, new WeakMap());
   const internals = evm as unknown as { _opcodeMap: OpcodeEntry[]; common: CommonLike };
   installWordOps(internals._opcodeMap);
+  installStackOps(internals._opcodeMap);
   installSyncMemoryGas(internals._opcodeMap, internals.common);
   (evm as unknown as { runInterpreter: unknown }).runInterpreter = runFrame;
   return { enabled: true };

@@ -61,6 +61,11 @@ export async function fastRun(
   let analysis = cache.get(code);
   if (analysis === undefined) {
     analysis = interp._getValidJumpDestinations(code);
+    // The library keys the pushed words by pc in a plain object (dictionary mode for sparse integer keys); an
+    // array gives PUSH an element load instead of a hash lookup, for the same `pushes[pc]` reads.
+    const pushes: bigint[] = new Array<bigint>(code.length);
+    for (const [pc, value] of Object.entries(analysis.pushes)) pushes[Number(pc)] = value;
+    analysis = { ...analysis, pushes: pushes as unknown as Record<number, bigint> };
     cache.set(code, analysis);
   }
   rs.validJumps = analysis.jumps;

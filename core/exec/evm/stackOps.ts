@@ -1,0 +1,165 @@
+/**
+ * Arithmetic, comparison, bitwise and jump handlers that work on the stack's array in place (issue #18, decision
+ * 0033). The library's handlers take their operands through `stack.popN(n)`, which allocates an array per opcode,
+ * and reduce every result with `mod(x, 2^256)`, a bigint division; EXP squares with `% 2^256` and halves the
+ * exponent by division. These compute the same words with `BigInt.asUintN(256, …)` or a compare, and no array.
+ * Stack underflow throws the library's STACK_UNDERFLOW before anything is popped, as `popN` does; a JUMP or JUMPI to
+ * an invalid destination leaves the stack as it was and calls the library's own handler, so the error and its text
+ * are the library's.
+ */
+import { EVMError } from '@ethereumjs/evm';
+import type { OpcodeEntry, RunState } from './internals.ts';
+
+interface StackArray {
+  _store: bigint[];
+  _len: number;
+  _maxHeight: number;
+}
+
+type StackRunState = RunState & { stack: StackArray };
+type Handler = (rs: StackRunState, common: unknown) => void;
+
+const UNDERFLOW = EVMError.errorMessages.STACK_UNDERFLOW;
+const TWO_256 = 1n << 256n;
+
+/** `stack` after checking it holds `n` words (the library's `popN` throws this before popping anything). */
+function need(rs: StackRunState, n: number): StackArray {
+  const s = rs.stack;
+  if (s._len < n) throw new EVMError(UNDERFLOW);
+  return s;
+}
+
+/** A binary op `f(a, b)` with `a` the top word: pops two, pushes one, all in place. */
+function binary(f: (a: bigint, b: bigint) => bigint): Handler {
+  return (rs) => {
+    const s = need(rs, 2);
+    const top = --s._len - 1;
+    s._store[top] = f(s._store[top + 1] as bigint, s._store[top] as bigint);
+  };
+}
+
+/** A ternary op `f(a, b, c)` with `a` the top word. */
+function ternary(f: (a: bigint, b: bigint, c: bigint) => bigint): Handler {
+  return (rs) => {
+    const s = need(rs, 3);
+    s._len -= 2;
+    const top = s._len - 1;
+    s._store[top] = f(s._store[top + 2] as bigint, s._store[top + 1] as bigint, s._store[top] as bigint);
+  };
+}
+
+function unary(f: (a: bigint) => bigint): Handler {
+  return (rs) => {
+    const s = need(rs, 1);
+    const top = s._len - 1;
+    s._store[top] = f(s._store[top] as bigint);
+  };
+}
+
+/** `base ** exponent mod 2^256` by square-and-multiply, reducing with asUintN (the library: `%` and `/`). */
+export function exp256(base: bigint, exponent: bigint): bigint {
+  if (exponent === 0n) return 1n;
+  if (base === 0n || base === 1n) return base;
+  if (base === 2n) return exponent < 256n ? 1n << exponent : 0n;
+  let result = 1n;
+  let b = base;
+  let e = exponent;
+  for (;;) {
+    if ((e & 1n) === 1n) result = BigInt.asUintN(256, result * b);
+    e >>= 1n;
+    if (e === 0n) return result;
+    b = BigInt.asUintN(256, b * b);
+  }
+}
+
+/** JUMP/JUMPI's destination check, as the library's (`dest > codeSize` or not a JUMPDEST: invalid). */
+function validDestination(rs: StackRunState, dest: bigint): boolean {
+  return dest < 0x1_0000_0000n && rs.validJumps[Number(dest)] === 1;
+}
+
+function jump(library: Handler): Handler {
+  return (rs, common) => {
+    const s = need(rs, 1);
+    const dest = s._store[s._len - 1] as bigint;
+    if (!validDestination(rs, dest)) return library(rs, common);
+    s._len--;
+    rs.programCounter = Number(dest);
+  };
+}
+
+function jumpi(library: Handler): Handler {
+  return (rs, common) => {
+    const s = need(rs, 2);
+    const dest = s._store[s._len - 1] as bigint;
+    if (s._store[s._len - 2] === 0n) {
+      s._len -= 2;
+      return;
+    }
+    if (!validDestination(rs, dest)) return library(rs, common);
+    s._len -= 2;
+    rs.programCounter = Number(dest);
+  };
+}
+
+/**
+ * PUSH1-32 from the pushed words of the code analysis, as the library's handler does when the analysis exists; its
+ * two EIP lookups (6800, 7864: code-chunk gas) matter only with `chargeCodeAccesses`, which takes the library's
+ * handler, as do a missing analysis and a full stack (its overflow error).
+ */
+function push(library: Handler): Handler {
+  return (rs, common) => {
+    const s = rs.stack;
+    if (rs.env.chargeCodeAccesses === true || rs.shouldDoJumpAnalysis || s._len >= s._maxHeight) return library(rs, common);
+    s._store[s._len++] = rs.cachedPushes[rs.programCounter] as bigint;
+    rs.programCounter += rs.opCode - 0x5f;
+  };
+}
+
+const REPLACEMENTS: ReadonlyArray<readonly [number, Handler]> = [
+  [
+    0x01,
+    binary((a, b) => {
+      const r = a + b;
+      return r >= TWO_256 ? r - TWO_256 : r;
+    }),
+  ],
+  [0x02, binary((a, b) => BigInt.asUintN(256, a * b))],
+  [0x03, binary((a, b) => (a >= b ? a - b : a - b + TWO_256))],
+  [0x04, binary((a, b) => (b === 0n ? 0n : a / b))],
+  [0x06, binary((a, b) => (b === 0n ? 0n : a % b))],
+  [0x08, ternary((a, b, c) => (c === 0n ? 0n : (a + b) % c))],
+  [0x09, ternary((a, b, c) => (c === 0n ? 0n : (a * b) % c))],
+  [0x0a, binary(exp256)],
+  [0x10, binary((a, b) => (a < b ? 1n : 0n))],
+  [0x11, binary((a, b) => (a > b ? 1n : 0n))],
+  [0x14, binary((a, b) => (a === b ? 1n : 0n))],
+  [0x15, unary((a) => (a === 0n ? 1n : 0n))],
+  [0x16, binary((a, b) => a & b)],
+  [0x17, binary((a, b) => a | b)],
+  [0x18, binary((a, b) => a ^ b)],
+  [0x19, unary((a) => BigInt.asUintN(256, ~a))],
+  [0x1b, binary((shift, value) => (shift >= 256n ? 0n : BigInt.asUintN(256, value << shift)))],
+  [0x1c, binary((shift, value) => (shift >= 256n ? 0n : value >> shift))],
+];
+/** Handlers that fall back to the library's for their error path. */
+const WRAPPERS: ReadonlyArray<readonly [number, (library: Handler) => Handler]> = [
+  [0x56, jump],
+  [0x57, jumpi],
+  ...Array.from({ length: 32 }, (_, i) => [0x60 + i, push] as const),
+];
+
+/**
+ * Swaps the handlers above into one EVM's opcode table. An entry whose shape is not the library's (another code,
+ * async) is left alone.
+ */
+export function installStackOps(opcodeMap: OpcodeEntry[]): void {
+  const swap = (code: number, make: (library: Handler) => Handler): void => {
+    const entry = opcodeMap[code];
+    if (entry === undefined || entry.opcodeInfo.code !== code || entry.opcodeInfo.isAsync) return;
+    if ((entry as { stackOps?: boolean }).stackOps === true) return;
+    entry.opHandler = make(entry.opHandler as unknown as Handler) as unknown as OpcodeEntry['opHandler'];
+    (entry as { stackOps?: boolean }).stackOps = true;
+  };
+  for (const [code, handler] of REPLACEMENTS) swap(code, () => handler);
+  for (const [code, wrap] of WRAPPERS) swap(code, wrap);
+}
