@@ -5,13 +5,16 @@
  * (2) ERC-20 transfers of a token compiled with npm solc at bench time. Prints one JSON document on stdout and a
  * one-line summary on stderr. Options: `--quick` (fewer blocks), `--dir PATH` (where datadirs go; default the OS
  * temp dir, whose filesystem is recorded), `--only erc20` (just the ERC-20 workload, imported `--reps N` times on
- * fresh datadirs; each import is reported, for A/B runs of the EVM path).
+ * fresh datadirs; each import is reported, for A/B runs of the EVM path), `--only compute` (compute-heavy programs
+ * shaped after vmPerformance and stTimeConsuming, ours against @ethereumjs/evm's own loop in the same run, Mgas/s;
+ * `--rounds N`, `--scale X` sizes them, `--programs a,b` picks some; exec/compute.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { benchConfig, buildChain } from './exec/buildChain.ts';
 import { importChain } from './exec/importChain.ts';
 import { erc20Workload, transferWorkload } from './exec/workloads.ts';
+import { benchCompute } from './exec/compute.ts';
 import { defaultRecoveryWorkers, RecoveryPool } from '../runtime/recovery/index.ts';
 
 const args = process.argv.slice(2);
@@ -46,6 +49,28 @@ const chainId = 2040n;
 const config = benchConfig(chainId);
 const loadStart = load();
 const buildStart = performance.now();
+
+if (only === 'compute') {
+  const arg = (name: string): string | undefined => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : undefined);
+  const rounds = Number(arg('--rounds') ?? (quick ? 1 : 3));
+  const scale = Number(arg('--scale') ?? (quick ? 0.2 : 1));
+  const programs = await benchCompute({ rounds, scale, only: arg('--programs')?.split(',') });
+  const report = {
+    bench: 'exec',
+    only: 'compute',
+    date: new Date().toISOString(),
+    host: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, loadavgStart: loadStart, loadavgEnd: load() },
+    peer: "@ethereumjs/evm's own interpreter loop (EvmHost libraryLoop), same process, alternating rounds",
+    rounds,
+    scale,
+    programs,
+  };
+  process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  process.stderr.write(
+    `exec (compute): ${programs.map((p) => `${p.name} ${p.fast.mgasPerSec} Mgas/s wall, ${p.fast.cpuMgasPerSec} per CPU-s (library ${p.library.mgasPerSec} / ${p.library.cpuMgasPerSec}, x${p.speedup})`).join('; ')} (load ${loadStart.join(' ')} -> ${load().join(' ')})\n`,
+  );
+  process.exit(0);
+}
 
 if (only === 'erc20') {
   const work = erc20Workload(chainId, quick ? 1 : 4);
