@@ -55,7 +55,7 @@ import { XoneError } from '../errors.ts';
 import type { LogData } from '../rpc/encode/types.ts';
 
 import { blockMainLoopForTest, rpcInLoopForTest } from './testHooks.ts';
-import { pooledExecutionView, RpcExecutionPool, type RpcExecutor } from '../rpcPool/index.ts';
+import { pooledExecutionView, pooledLogs, pooledProofs, RpcExecutionPool, type RpcExecutor } from '../rpcPool/index.ts';
 
 export class XoneNode {
   private head: ChainHead;
@@ -125,7 +125,10 @@ export class XoneNode {
       },
     );
     const events = new ChainEvents();
-    const chainView = new StoreChainView(reader, config, headRef);
+    // The RPC's slow reads go to the execution pool (eth_getLogs, eth_getProof here; eth_call and kin below).
+    const executor = lifecycle.add('rpc-pool', await startExecutor(options, { logger, metrics }, reader, headRef));
+    const pooled = executor instanceof RpcExecutionPool;
+    const chainView = new StoreChainView(reader, config, headRef, undefined, pooled ? { getLogsJson: pooledLogs(executor) } : {});
     const node = new XoneNode(options, { logger, metrics }, lifecycle, chain, reader, pool, events, chainView, {
       header: initialHead.header,
       hash: initialHead.hash,
@@ -145,8 +148,7 @@ export class XoneNode {
         logger,
       });
     }
-    const stateView = new StoreStateView(reader);
-    const executor = lifecycle.add('rpc-pool', await node.startExecutor(reader));
+    const stateView = new StoreStateView(reader, pooled ? { getProof: pooledProofs(executor) } : {});
     const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
     const evmTimeoutMs = options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs;
     const execView = pooledExecutionView(executor, evmTimeoutMs);
@@ -265,21 +267,6 @@ export class XoneNode {
     // Last: once importing, the chain thread answers other calls (durability above) only between batches.
     node.follower?.start();
     return node;
-  }
-
-  /**
-   * The executor of the RPC's expensive reads: the execution pool, warming up in the background (a failure to start
-   * is logged; calls then wait in its queue until their deadline), or the main thread under XONE_TEST_RPC_IN_LOOP.
-   */
-  private async startExecutor(reader: ReadOnlyChainStore): Promise<RpcExecutor> {
-    const config = this.options.genesis.config;
-    // Loaded only here: the in-thread executor brings the EVM onto the main thread, which the pool keeps off it.
-    if (rpcInLoopForTest()) return new (await import('../rpcPool/inThread.ts')).InThreadExecutor(reader, config);
-    const pool = new RpcExecutionPool({ datadir: this.options.datadir, config }, this.options.rpcPool ?? {}, {
-      logger: this.deps.logger,
-      metrics: this.deps.metrics,
-    });
-    return pool;
   }
 
   /**
@@ -531,3 +518,23 @@ function nextTimestamp(parent: { timestamp: bigint }, config: NodeOptions['genes
 
 /** Most per-transaction lines one dev block prints (a full block would print 1,428). */
 const MINED_TX_LINES = 20;
+
+/**
+ * The executor of the RPC's expensive reads: the execution pool (its threads start once the RPC server listens), or
+ * the main thread under XONE_TEST_RPC_IN_LOOP (bench:rpc-isolation's in-loop comparison).
+ */
+async function startExecutor(
+  options: NodeOptions,
+  deps: Required<Omit<NodeDeps, 'rpcClock'>>,
+  reader: ReadOnlyChainStore,
+  head: () => ChainHead,
+): Promise<RpcExecutor> {
+  const config = options.genesis.config;
+  if (rpcInLoopForTest()) {
+    // Loaded only here: the in-thread executor brings the EVM onto the main thread, which the pool keeps off it.
+    const { InThreadExecutor } = await import('../rpcPool/inThread.ts');
+    return new InThreadExecutor(reader, config, new StoreChainView(reader, config, head), new StoreStateView(reader));
+  }
+  const setup = { datadir: options.datadir, config, ...(options.faults ? { faults: options.faults } : {}) };
+  return new RpcExecutionPool(setup, options.rpcPool ?? {}, { logger: deps.logger, metrics: deps.metrics });
+}

@@ -50,13 +50,27 @@ export interface ChainView {
    * ms, compared between rows: a synchronous scan cannot wait for the signal's timer) or after `signal` fired throws
    * `STORE_READ_TIMEOUT`.
    */
-  getLogs(query: LogQuery, opts: { limit: number; deadline: number; signal: AbortSignal }): MaybePromise<LogData[]>;
+  getLogs(query: LogQuery, opts: LogReadOptions): MaybePromise<LogData[]>;
+  /**
+   * The same logs already encoded as eth_getLogs answers them (a JSON array): a view that reads in the execution pool
+   * encodes there too, so a 10,000-log answer costs the main loop no encoding.
+   */
+  getLogsJson?(query: LogQuery, opts: LogReadOptions): Promise<string>;
   /** Per-block inputs of eth_feeHistory; null past the head. */
   feeHistoryBlock(number: bigint): MaybePromise<FeeHistoryBlock | null>;
   /** Suggested priority fee (geth's gas price oracle); eth_gasPrice adds the head base fee. */
   suggestTip(): MaybePromise<bigint>;
   /** false, or progress while syncing. */
   syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
+}
+
+/** How one eth_getLogs read may run: the result cap, the call's deadline and signal, and who asks (pool share). */
+export interface LogReadOptions {
+  limit: number;
+  deadline: number;
+  signal: AbortSignal;
+  /** Fairness key of the execution pool (RequestScope.client); absent: not pooled. */
+  client?: string;
 }
 
 /** Log filter criteria, already validated. `topics[i]` null = wildcard; an array = any of. */
@@ -87,7 +101,8 @@ export interface StateView {
   getCode(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<Uint8Array>;
   /** 32-byte slot value (zero when unset). */
   getStorageAt(address: Uint8Array, slot: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<Uint8Array>;
-  getProof(address: Uint8Array, slots: Uint8Array[], at: HeaderData, signal: AbortSignal): MaybePromise<AccountProof>;
+  /** EIP-1186 proofs; may take time (many slots, deep tries): the node runs it in the execution pool under `scope`. */
+  getProof(address: Uint8Array, slots: Uint8Array[], at: HeaderData, scope: RequestScope): MaybePromise<AccountProof>;
 }
 
 export interface AccountProof {

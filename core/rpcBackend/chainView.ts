@@ -10,7 +10,7 @@ import { decodeReceiptsFromStorage, encodeReceipt, type Receipt } from '../chain
 import { effectiveGasPrice, recoverSender } from '../chain/transaction/index.ts';
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
-import type { FeeHistoryBlock, ChainView, LogQuery } from '../rpc/interface.ts';
+import type { FeeHistoryBlock, ChainView, LogQuery, LogReadOptions } from '../rpc/interface.ts';
 import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData, TxLocation } from '../rpc/encode/types.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import { forkAt } from '../chain/forks.ts';
@@ -41,12 +41,17 @@ export class StoreChainView implements ChainView {
   private readonly totalDifficulty: TotalDifficulty;
   private readonly tags: CliqueTags;
 
+  /** Set when eth_getLogs reads elsewhere (the node's execution pool): reads and encodes there, off this thread. */
+  readonly getLogsJson?: (query: LogQuery, opts: LogReadOptions) => Promise<string>;
+
   constructor(
     private readonly reader: ChainReader,
     private readonly config: ChainConfig,
     private readonly currentHead: () => ChainHead,
     private readonly syncState: () => false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } = () => false,
+    offload: { getLogsJson?: (query: LogQuery, opts: LogReadOptions) => Promise<string> } = {},
   ) {
+    if (offload.getLogsJson) this.getLogsJson = offload.getLogsJson;
     this.totalDifficulty = new TotalDifficulty(reader);
     this.tags = new CliqueTags(config, (n) => this.getHeaderByNumber(n)?.extraData ?? null);
   }
@@ -145,7 +150,7 @@ export class StoreChainView implements ChainView {
    * `limit`); each hit's data comes from its block's receipts, decoded once per block, with the same checks between
    * blocks. Both stops are typed store errors the RPC maps (-32002, -32005).
    */
-  getLogs(query: LogQuery, opts: { limit: number; deadline: number; signal: AbortSignal }): LogData[] {
+  getLogs(query: LogQuery, opts: LogReadOptions): LogData[] {
     const limits = { deadline: opts.deadline, signal: opts.signal };
     const hits = this.reader.getLogs(
       {

@@ -1,13 +1,21 @@
 /** The RPC's StateView: account state after a block, from the store's state tables and change sets (read-only). */
 import { padLeft } from '../primitives/hex.ts';
-import type { AccountProof, StateView } from '../rpc/interface.ts';
+import type { AccountProof, MaybePromise, RequestScope, StateView } from '../rpc/interface.ts';
 import type { HeaderData } from '../rpc/encode/types.ts';
 import { HistoricalState } from '../state/store/history.ts';
 import { getProof } from '../state/store/proof.ts';
 import type { ChainReader } from '../store/index.ts';
 
 export class StoreStateView implements StateView {
-  constructor(private readonly reader: ChainReader) {}
+  /** Set when eth_getProof runs elsewhere (the node's execution pool). */
+  private readonly proofs?: StateView['getProof'];
+
+  constructor(
+    private readonly reader: ChainReader,
+    offload: { getProof?: StateView['getProof'] } = {},
+  ) {
+    if (offload.getProof) this.proofs = offload.getProof;
+  }
 
   private at(header: HeaderData): HistoricalState {
     return new HistoricalState(this.reader, Number(header.number));
@@ -37,7 +45,8 @@ export class StoreStateView implements StateView {
    * group-commit batch kept no trie nodes of its own (decision 0025), and the state store rebuilds its trie from a
    * later kept root before proving.
    */
-  getProof(address: Uint8Array, slots: Uint8Array[], at: HeaderData): AccountProof {
+  getProof(address: Uint8Array, slots: Uint8Array[], at: HeaderData, scope?: RequestScope): MaybePromise<AccountProof> {
+    if (this.proofs && scope) return this.proofs(address, slots, at, scope);
     return getProof(this.reader, Number(at.number), address, slots);
   }
 }

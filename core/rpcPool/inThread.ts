@@ -5,7 +5,9 @@
  * itself (the EVM's clock check); nothing can stop a job that does not check.
  */
 import type { ChainConfig } from '../chain/forks.ts';
+import type { StoreChainView } from '../rpcBackend/chainView.ts';
 import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import type { StoreStateView } from '../rpcBackend/stateView.ts';
 import type { ChainReader } from '../store/index.ts';
 import { RpcPoolError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
@@ -17,6 +19,9 @@ export class InThreadExecutor implements RpcExecutor {
   constructor(
     private readonly reader: ChainReader,
     private readonly config: ChainConfig,
+    /** The caller's views over `reader` (built without offloading, or a job would come back here). */
+    private readonly chain: StoreChainView,
+    private readonly state: StoreStateView,
   ) {}
 
   async run<K extends JobKind>(kind: K, params: JobParams<K>, scope: JobScope): Promise<JobResult<K>> {
@@ -33,7 +38,7 @@ export class InThreadExecutor implements RpcExecutor {
       config: this.config,
       interrupt,
       budgetMs: Math.max(1, Math.min(scope.budgetMs ?? deadline - Date.now(), deadline - Date.now())),
-      views: { exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs }) },
+      views: { exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs }), chain: this.chain, state: this.state },
     };
     const job = POOL_JOBS[kind] as (p: JobParams<K>, c: JobContext) => JobResult<K> | Promise<JobResult<K>>;
     // No read transaction here: the caller's connection is shared with its other reads, so a job reads the latest

@@ -23,7 +23,7 @@
 import type { ChainConfig } from '../chain/forks.ts';
 import type { Logger } from '../log/types.ts';
 import type { Counter, Gauge, Histogram } from '../metrics/types.ts';
-import { defaultStoreOptions } from '../store/index.ts';
+import { defaultStoreOptions, type ReaderFaults } from '../store/index.ts';
 import { deserializeError, RpcPoolError } from './errors.ts';
 import { FairQueue, type Refusal } from './fairQueue.ts';
 import { resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
@@ -33,7 +33,7 @@ import { WorkerSlot } from './workerSlot.ts';
 export { RpcPoolError, type RpcPoolErrorCode } from './errors.ts';
 export { defaultRpcPoolOptions, defaultRpcWorkers, MAX_RPC_WORKERS, resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
 export type { JobKind, JobParams, JobResult, JobScope, RpcExecutor } from './types.ts';
-export { pooledExecutionView } from './views.ts';
+export { pooledExecutionView, pooledLogs, pooledProofs } from './views.ts';
 
 /** The metrics the pool keeps (docs/metrics.md). */
 export interface RpcPoolMetrics {
@@ -57,6 +57,8 @@ export interface RpcPoolSetup {
   config: ChainConfig;
   /** Read deadline of each worker's store handle (default the store's). */
   readDeadlineMs?: number;
+  /** Test seams of each worker's store handle (NodeOptions.faults: the node's readers all get them). */
+  faults?: ReaderFaults;
 }
 
 interface Job {
@@ -333,6 +335,7 @@ export class RpcExecutionPool implements RpcExecutor {
         datadir: this.setup.datadir,
         config: this.setup.config,
         readDeadlineMs: this.setup.readDeadlineMs ?? defaultStoreOptions.readDeadlineMs,
+        ...(this.setup.faults ? { faults: this.setup.faults } : {}),
       },
       this.options,
       { reply: (s, reply) => this.onReply(s, reply), gone: (s, why) => this.onGone(s, why) },

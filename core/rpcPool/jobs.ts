@@ -15,7 +15,11 @@ import { equalBytes } from '../primitives/hex.ts';
 import type { CallRequest } from '../rpc/interface.ts';
 import type { HeaderData } from '../rpc/encode/types.ts';
 import type { Interrupt } from '../exec/call/index.ts';
+import type { StoreChainView } from '../rpcBackend/chainView.ts';
 import type { StoreExecutionView } from '../rpcBackend/execView.ts';
+import type { StoreStateView } from '../rpcBackend/stateView.ts';
+import { encodeLog } from '../rpc/encode/receipt.ts';
+import type { LogQuery, RequestScope } from '../rpc/interface.ts';
 import type { ChainReader } from '../store/index.ts';
 
 /** What a job gets besides its params. */
@@ -27,8 +31,29 @@ export interface JobContext {
   interrupt: Interrupt;
   /** Execution budget in ms (--rpc.evmtimeout for EVM jobs), counted from the job's start in the worker. */
   budgetMs: number;
-  /** Views over `reader`, built once per worker. */
-  views: { exec: (budgetMs: number) => StoreExecutionView };
+  /** Views over `reader`, built once per worker (the EVM view per job: it carries the job's budget). */
+  views: { exec: (budgetMs: number) => StoreExecutionView; chain: StoreChainView; state: StoreStateView };
+}
+
+/**
+ * `interrupt` where a store read wants an AbortSignal: the store only reads `aborted` between rows (core/store
+ * Deadline), which the shared-memory flag answers; nothing here can fire events.
+ */
+const signalOf = (ctx: JobContext): AbortSignal => ctx.interrupt as unknown as AbortSignal;
+
+/** The params of eth_getLogs: the resolved query, the result cap and the call's deadline (epoch ms). */
+export interface LogsJobParams {
+  query: LogQuery;
+  limit: number;
+  deadline: number;
+}
+
+/** The params of eth_getProof. */
+export interface ProofJobParams {
+  address: Uint8Array;
+  slots: Uint8Array[];
+  at: HeaderData;
+  deadline: number;
 }
 
 /** The params of the EVM jobs: the request, the block it runs on, the gas cap. */
@@ -65,6 +90,17 @@ export const POOL_JOBS = {
   createAccessList: (p: ExecJobParams, ctx: JobContext) => {
     requireCanonical(ctx, p.at);
     return ctx.views.exec(ctx.budgetMs).createAccessList(p.req, p.at, execOpts(p, ctx));
+  },
+  /** eth_getLogs, answered as the JSON array the client gets (encoded here, not on the main loop). */
+  getLogsJson: (p: LogsJobParams, ctx: JobContext) => {
+    const logs = ctx.views.chain.getLogs(p.query, { limit: p.limit, deadline: p.deadline, signal: signalOf(ctx) });
+    return JSON.stringify(logs.map(encodeLog));
+  },
+  /** eth_getProof. */
+  getProof: (p: ProofJobParams, ctx: JobContext) => {
+    requireCanonical(ctx, p.at);
+    const scope: RequestScope = { signal: signalOf(ctx), deadline: p.deadline, client: '' };
+    return ctx.views.state.getProof(p.address, p.slots, p.at, scope);
   },
   /** A job that only waits for its interrupt (tests: cancellation, deadlines, worker replacement). */
   spin: (p: { ms: number; ignoreInterrupt?: boolean }, ctx: JobContext) => {

@@ -4,6 +4,7 @@
  * index.ts, the in-thread executor in inThread.ts for tests and tools).
  */
 import type { ChainConfig } from '../chain/forks.ts';
+import type { ReaderFaults } from '../store/index.ts';
 import type { JobKind, JobParams, JobResult } from './jobs.ts';
 
 export type { JobKind, JobParams, JobResult } from './jobs.ts';
@@ -36,6 +37,8 @@ export interface RpcWorkerData {
   control: SharedArrayBuffer;
   /** Read deadline of the worker's store handle (ms). */
   readDeadlineMs: number;
+  /** Test seams of the worker's store handle. */
+  faults?: ReaderFaults;
   /** Nice value the thread takes once it has loaded and warmed up (it loads at the process's priority). */
   nice: number;
   name: string;

@@ -4,7 +4,7 @@
  */
 import { callTimeout } from '../exec/call/timeout.ts';
 import { CoreError } from '../errors.ts';
-import type { CallRequest, ExecOptions, ExecutionView } from '../rpc/interface.ts';
+import type { AccountProof, CallRequest, ExecOptions, ExecutionView, LogQuery, LogReadOptions, RequestScope } from '../rpc/interface.ts';
 import type { HeaderData } from '../rpc/encode/types.ts';
 import type { JobScope, RpcExecutor } from './types.ts';
 
@@ -24,4 +24,26 @@ export function pooledExecutionView(executor: RpcExecutor, evmTimeoutMs: number)
     estimateGas: (req, at, opts) => executor.run('estimateGas', params(req, at, opts), scope(opts)),
     createAccessList: (req, at, opts) => executor.run('createAccessList', params(req, at, opts), scope(opts)),
   };
+}
+
+/** eth_getLogs as a pool job that answers the encoded JSON array (StoreChainView's `getLogsJson` offload). */
+export function pooledLogs(executor: RpcExecutor): (query: LogQuery, opts: LogReadOptions) => Promise<string> {
+  return (query, opts) =>
+    executor.run(
+      'getLogsJson',
+      { query, limit: opts.limit, deadline: opts.deadline },
+      { client: opts.client ?? 'node', deadline: opts.deadline, signal: opts.signal },
+    );
+}
+
+/** eth_getProof as a pool job (StoreStateView's `getProof` offload). */
+export function pooledProofs(
+  executor: RpcExecutor,
+): (address: Uint8Array, slots: Uint8Array[], at: HeaderData, scope: RequestScope) => Promise<AccountProof> {
+  return (address, slots, at, scope) =>
+    executor.run(
+      'getProof',
+      { address, slots, at, deadline: scope.deadline },
+      { client: scope.client, deadline: scope.deadline, signal: scope.signal },
+    );
 }

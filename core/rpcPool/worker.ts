@@ -13,7 +13,10 @@ import { headerData } from '../rpcBackend/convert.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
 import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
 import { openReadOnly } from '../store/index.ts';
+import { StoreChainView, type ChainHead } from '../rpcBackend/chainView.ts';
 import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import { StoreStateView } from '../rpcBackend/stateView.ts';
+import type { ChainReader } from '../store/index.ts';
 import { serializeError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
 import { CONTROL_INTERRUPT, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
@@ -33,6 +36,14 @@ async function warmUp(ctx: JobContext): Promise<void> {
     .catch(() => undefined);
 }
 
+/** The head as the job's snapshot has it (a worker has no in-memory head; the jobs name their blocks anyway). */
+function storedHead(reader: ChainReader): ChainHead {
+  const head = reader.getHead();
+  const row = head && reader.getHeaderByHash(head.hash);
+  if (!row) throw new Error('the store has no head block');
+  return { header: ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp), hash: row.hash };
+}
+
 /** Sets this thread's nice value (a no-op where not allowed or not supported). */
 function lowerPriority(nice: number): void {
   if (nice <= 0) return;
@@ -49,7 +60,7 @@ const data = tsWorkerData<RpcWorkerData>();
 startHeapDiag(data.name);
 
 try {
-  const reader = openReadOnly(data.datadir, { readDeadlineMs: data.readDeadlineMs });
+  const reader = openReadOnly(data.datadir, { readDeadlineMs: data.readDeadlineMs, ...(data.faults ? { faults: data.faults } : {}) });
   const control = new Int32Array(data.control);
   let current = 0;
   const interrupt = {
@@ -62,7 +73,11 @@ try {
     config: data.config,
     interrupt,
     budgetMs: 0,
-    views: { exec: (timeoutMs) => new StoreExecutionView(reader, data.config, { timeoutMs }) },
+    views: {
+      exec: (timeoutMs) => new StoreExecutionView(reader, data.config, { timeoutMs }),
+      chain: new StoreChainView(reader, data.config, () => storedHead(reader)),
+      state: new StoreStateView(reader),
+    },
   };
   const runJob = async (req: JobRequest): Promise<JobReply> => {
     const started = performance.now();

@@ -17,6 +17,7 @@ let node: DevNode;
 const blockNumber = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] };
 const cheapCall = { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: VIEW }, 'latest'] };
 const endless = { jsonrpc: '2.0', id: 3, method: 'eth_call', params: [{ to: LOOP, gas: '0x7fffffffffffffff' }, 'latest'] };
+const wholeChainLogs = { jsonrpc: '2.0', id: 4, method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest' }] };
 
 beforeAll(async () => {
   node = await startDevNode(['--period', '1', '--rpc.gascap', '100000000000', '--rpc.evmtimeout', '30000']);
@@ -61,14 +62,18 @@ describe('flood against a real node', () => {
 
     const attackers = new AbortController();
     let attacks = 0;
-    // Four attackers (four addresses), each keeping three endless calls in flight: one runs (its share), two wait.
-    const attacker = async (i: number) => {
+    // Four attackers (four addresses), each keeping three endless calls in flight: one runs (its share), two wait;
+    // a fifth floods whole-chain eth_getLogs.
+    const attacker = async (i: number, body: unknown = endless) => {
       while (!attackers.signal.aborted) {
         attacks++;
-        await rawPost(node.url, endless, { signal: attackers.signal, localAddress: `127.0.0.${10 + i}` }).catch(() => undefined);
+        await rawPost(node.url, body, { signal: attackers.signal, localAddress: `127.0.0.${10 + i}` }).catch(() => undefined);
       }
     };
-    const running = Array.from({ length: 4 }, (_, i) => Array.from({ length: 3 }, () => attacker(i))).flat();
+    const running = [
+      ...Array.from({ length: 4 }, (_, i) => Array.from({ length: 3 }, () => attacker(i))).flat(),
+      ...Array.from({ length: 3 }, () => attacker(4, wholeChainLogs)),
+    ];
     await new Promise((r) => setTimeout(r, 1_000));
     const before = await head();
     const t0 = Date.now();

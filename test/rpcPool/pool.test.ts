@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XoneError } from '../../core/errors.ts';
 import { bytesToHex } from '../../core/primitives/hex.ts';
 import { toWireError } from '../../core/rpc/errors.ts';
-import { RpcExecutionPool, RpcPoolError, pooledExecutionView, type JobScope } from '../../core/rpcPool/index.ts';
-import { LOOP, REVERTER, VIEW, makeChainDir, type ChainDir } from './support/chainDir.ts';
+import { RpcExecutionPool, RpcPoolError, pooledExecutionView, pooledLogs, pooledProofs, type JobScope } from '../../core/rpcPool/index.ts';
+import { EMITTER, LOOP, REVERTER, VIEW, makeChainDir, type ChainDir } from './support/chainDir.ts';
 
 let dir: ChainDir;
 const pools: RpcExecutionPool[] = [];
@@ -50,6 +50,27 @@ describe('RPC execution pool', () => {
     const gas = await exec.estimateGas({ to: VIEW }, dir.head, opts());
     expect(gas.status).toBe('success');
     expect((await exec.call({ to: REVERTER }, dir.head, opts())).status).toBe('revert');
+  });
+
+  it('default: eth_getLogs (answered as encoded JSON) and eth_getProof run in a worker over the same datadir', async () => {
+    const pool = await startPool({ workers: 1 });
+    const query = { fromBlock: 0n, toBlock: dir.head.number, addresses: [], topics: [] };
+    const json = await pooledLogs(pool)(query, {
+      limit: 10,
+      deadline: Date.now() + 30_000,
+      signal: new AbortController().signal,
+      client: 'a',
+    });
+    const logs = JSON.parse(json) as { address: string; blockNumber: string }[];
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ address: bytesToHex(EMITTER), blockNumber: '0x2' });
+    const tooMany = await pooledLogs(pool)(query, { limit: 0, deadline: Date.now() + 30_000, signal: new AbortController().signal }).catch(
+      (e: unknown) => e,
+    );
+    expect(toWireError(tooMany)).toEqual({ code: -32005, message: 'query returned more than 0 results' });
+    const proof = await pooledProofs(pool)(VIEW, [new Uint8Array(32)], dir.head, { ...opts(), signal: new AbortController().signal });
+    expect(proof.accountProof.length).toBeGreaterThan(0);
+    expect(proof.storageProof[0].value).toBe(0n);
   });
 
   it('behavior: an endless loop stops at --rpc.evmtimeout with geth\'s -32000 "execution aborted (timeout = 300ms)"', async () => {

@@ -11,6 +11,7 @@ import { ParamError, jsonKind, optional, required, string } from '../params.ts';
 import { type CallContext, type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { RpcError } from '../errors.ts';
+import { RawJson } from '../json.ts';
 import { type SubscriptionKind } from '../subscriptions.ts';
 
 /** Turns criteria into a concrete query; null when the range is empty (starts past the head). */
@@ -32,11 +33,14 @@ async function resolveQuery(s: RpcServices, c: FilterCriteria): Promise<LogQuery
   return { fromBlock: from, toBlock: to, addresses: c.addresses, topics: c.topics };
 }
 
-async function runLogs(s: RpcServices, c: FilterCriteria, ctx: CallContext): Promise<unknown[]> {
+async function runLogs(s: RpcServices, c: FilterCriteria, ctx: CallContext): Promise<unknown[] | RawJson> {
   const q = await resolveQuery(s, c);
   if (q === null) return [];
   const max = s.options.logsMaxResults;
-  const logs = await s.deps.chain.getLogs(q, { limit: max, deadline: ctx.deadline, signal: ctx.signal });
+  const opts = { limit: max, deadline: ctx.deadline, signal: ctx.signal, client: ctx.client };
+  // Read and encoded off the main loop when the view can (the node's execution pool).
+  if (s.deps.chain.getLogsJson) return new RawJson(await s.deps.chain.getLogsJson(q, opts));
+  const logs = await s.deps.chain.getLogs(q, opts);
   if (logs.length > max) throw new RpcError('LIMIT_EXCEEDED', `query returned more than ${max} results`);
   return logs.map(encodeLog);
 }

@@ -77,7 +77,7 @@ export function ethStateMethods(s: RpcServices): MethodTable {
         [required(address), required(arrayOf(string, '[]string')), required(blockNumberOrHash)] as const,
         async ([a, keys, sel], ctx) => {
           const slots = keys.map(storageKey);
-          const p = await state.getProof(a, slots, await at(sel), ctx.signal);
+          const p = await state.getProof(a, slots, await at(sel), ctx);
           return {
             address: bytesToHex(p.address),
             accountProof: p.accountProof.map(bytesToHex),

@@ -8,6 +8,7 @@ import { parseGenesis, type Genesis } from '../../../core/chain/genesis/index.ts
 import { ChainService } from '../../../core/chainService/chainService.ts';
 import { devAccounts, devGenesisJson } from '../../../core/node/dev/devChain.ts';
 import { hexToBytes } from '../../../core/primitives/hex.ts';
+import { signTransaction } from '../../../core/chain/transaction/index.ts';
 import type { HeaderData } from '../../../core/rpc/encode/types.ts';
 import { headerData } from '../../../core/rpcBackend/convert.ts';
 import { ethereumHeaderCodec } from '../../../core/chain/header/index.ts';
@@ -21,11 +22,13 @@ export const LOOP = hexToBytes('0x' + 'aa'.repeat(20));
 export const VIEW = hexToBytes('0x' + 'bb'.repeat(20));
 /** REVERT with no data. */
 export const REVERTER = hexToBytes('0x' + 'cc'.repeat(20));
+/** LOG0 of empty data, then STOP: block 2 calls it once. */
+export const EMITTER = hexToBytes('0x' + 'dd'.repeat(20));
 
 export interface ChainDir {
   datadir: string;
   genesis: Genesis;
-  /** The head after the edits (block 1). */
+  /** The head: block 2, whose one transaction emitted one log (block 1 holds the code edits). */
   head: HeaderData;
 }
 
@@ -36,17 +39,35 @@ export async function makeChainDir(name: string): Promise<ChainDir> {
   const genesis = parseGenesis(devGenesisJson(accounts));
   const service = ChainService.open({ datadir, genesis, batch: 0, signerKey: hexToBytes(accounts[0].privateKey) });
   try {
-    const r = await service.produce({
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    await service.produce({
       txs: [],
-      timestamp: BigInt(Math.floor(Date.now() / 1000)),
+      timestamp: now,
       devEdits: [
         { address: LOOP, code: hexToBytes('0x5b600056') },
         { address: VIEW, code: hexToBytes('0x602a60005260206000f3') },
         { address: REVERTER, code: hexToBytes('0x60006000fd') },
+        { address: EMITTER, code: hexToBytes('0x60006000a000') },
       ],
     });
-    const rlp = r.head.headerRlp;
-    return { datadir, genesis, head: headerData(ethereumHeaderCodec.decode(decodeRlp(rlp), rlp), r.head.hash) };
+    const tx = signTransaction(
+      {
+        type: 2,
+        chainId: 1337n,
+        nonce: 0n,
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+        gasLimit: 100_000n,
+        to: EMITTER,
+        value: 0n,
+        data: new Uint8Array(0),
+      },
+      hexToBytes(accounts[1].privateKey),
+    );
+    const r2 = await service.produce({ txs: [{ raw: tx.raw, sender: hexToBytes(accounts[1].address) }], timestamp: now + 1n });
+    if (r2.head.txHashes.length !== 1) throw new Error('the log-emitting transaction was not included');
+    const rlp = r2.head.headerRlp;
+    return { datadir, genesis, head: headerData(ethereumHeaderCodec.decode(decodeRlp(rlp), rlp), r2.head.hash) };
   } finally {
     service.close();
   }
