@@ -61,6 +61,8 @@ export class XoneNode {
   private head: ChainHead;
   follower: Follower | undefined;
   private serving: StoreServingSource | undefined;
+  /** Settles once the execution pool has a thread ready (or failed to start, which is logged). */
+  private executorWarm: Promise<void> = Promise.resolve();
   /** The dev chain's controls (evm_*, anvil_*), with --dev on a producer. */
   dev: DevControls | undefined;
   accounts: DevAccounts | undefined;
@@ -275,9 +277,14 @@ export class XoneNode {
    */
   private warmExecutor(executor: RpcExecutor): void {
     if (!(executor instanceof RpcExecutionPool)) return;
-    executor
+    this.executorWarm = executor
       .init()
       .catch((err: unknown) => this.deps.logger.error('rpc execution pool failed to start', { error: (err as Error).message }));
+  }
+
+  /** Resolves once the RPC execution pool has a thread ready (tests time pooled calls from then on). */
+  rpcPoolReady(): Promise<void> {
+    return this.executorWarm;
   }
 
   /** The canonical head, as the node serves it. */

@@ -6,8 +6,9 @@
  * XONE_TEST_BLOCK_MAIN_DELAY_MS, default 300), as a runaway synchronous task would; the watchdog must shed load at
  * 100 ms, log an error at 2 s and end the process at 10 s. The release line reports the shedding flag the RPC reads.
  *
- * XONE_TEST_RPC_IN_LOOP=1: run eth_call / estimateGas / createAccessList on the main loop (the in-thread executor)
- * instead of the execution pool, as the node did before it had one: bench:rpc-isolation's in-loop comparison.
+ * XONE_TEST_RPC_IN_LOOP=1: run the pool's jobs (eth_call / estimateGas / createAccessList / getLogs / getProof) on
+ * the main loop (the in-thread executor) instead of the execution pool, as the node did before it had one:
+ * bench:rpc-isolation's in-loop comparison, and the load-shedding test that needs a read to stall the loop.
  */
 import type { Logger } from '../log/types.ts';
 

@@ -155,12 +155,18 @@ describe('load shedding by the watchdog', () => {
   let s: RealNode;
   let f: FixtureChain;
   beforeAll(async () => {
-    // The watchdog thread runs; loopback is exempt from this node's small bucket.
-    s = await startRealNode({
-      watchdog: true,
-      rpc: { rateLimit: { ratePerSecond: 1, burst: 1 } },
-      faults: { logRowDelayMs: ROW_DELAY_MS },
-    });
+    // The watchdog thread runs; loopback is exempt from this node's small bucket. The node runs its expensive reads on
+    // the main loop (the in-loop test hook): the execution pool keeps them off it, so nothing else can stall it here.
+    process.env.XONE_TEST_RPC_IN_LOOP = '1';
+    try {
+      s = await startRealNode({
+        watchdog: true,
+        rpc: { rateLimit: { ratePerSecond: 1, burst: 1 } },
+        faults: { logRowDelayMs: ROW_DELAY_MS },
+      });
+    } finally {
+      delete process.env.XONE_TEST_RPC_IN_LOOP;
+    }
     f = await chainWithManyLogs(s, STALL_ROWS);
   });
   afterAll(() => s?.close());

@@ -87,7 +87,14 @@ describe("eth_getLogs past the call's deadline on a real node", () => {
       { jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'request timed out' } },
       { jsonrpc: '2.0', id: 2, error: { code: -32002, message: 'request timed out' } },
     ]);
-    // The node is fine afterwards: a small query answers.
-    expect(await quick.result('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x1' }])).toEqual([]);
+    // The node is fine afterwards: a small query answers (a loaded host may need a few tries within the 300 ms
+    // deadline while the pool's thread finishes the aborted scan).
+    let small = await quick.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x1' }]);
+    for (let i = 0; i < 20 && small.error?.code === -32002; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      small = await quick.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x1' }]);
+    }
+    expect(small.error).toBeUndefined();
+    expect(small.result).toEqual([]);
   });
 });

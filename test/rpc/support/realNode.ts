@@ -100,6 +100,8 @@ export async function startRealNode(options: RealNodeOptions = {}): Promise<Real
     if (owned) rmSync(datadir, { recursive: true, force: true });
     throw err;
   }
+  // Pooled calls (eth_call, eth_getLogs, eth_getProof) would otherwise wait for a thread to load: tests time them.
+  await node.rpcPoolReady();
   const url = node.url + '/';
   const post: RealNode['post'] = async (body, init = {}) => {
     const res = await fetch(url, {
