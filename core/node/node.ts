@@ -55,7 +55,15 @@ import { XoneError } from '../errors.ts';
 import type { LogData } from '../rpc/encode/types.ts';
 
 import { blockMainLoopForTest, rpcInLoopForTest } from './testHooks.ts';
-import { pooledExecutionView, pooledLogs, pooledProofs, RpcExecutionPool, type RpcExecutor } from '../rpcPool/index.ts';
+import {
+  pooledExecutionView,
+  pooledLogs,
+  pooledProofs,
+  pooledSimulateView,
+  pooledTraceView,
+  RpcExecutionPool,
+  type RpcExecutor,
+} from '../rpcPool/index.ts';
 
 export class XoneNode {
   private head: ChainHead;
@@ -127,7 +135,7 @@ export class XoneNode {
       },
     );
     const events = new ChainEvents();
-    // The RPC's slow reads go to the execution pool (eth_getLogs, eth_getProof here; eth_call and kin below).
+    // The RPC's slow reads go to the execution pool (eth_getLogs, eth_getProof here; eth_call, traces, simulate below).
     const executor = lifecycle.add('rpc-pool', await startExecutor(options, { logger, metrics }, reader, headRef));
     const pooled = executor instanceof RpcExecutionPool;
     const chainView = new StoreChainView(reader, config, headRef, undefined, pooled ? { getLogsJson: pooledLogs(executor) } : {});
@@ -154,6 +162,9 @@ export class XoneNode {
     const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
     const evmTimeoutMs = options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs;
     const execView = pooledExecutionView(executor, evmTimeoutMs);
+    const gasCap = options.rpc?.gasCap ?? defaultRpcOptions.gasCap;
+    const traceLimits = { maxBytes: options.rpc?.traceMaxBytes ?? defaultRpcOptions.traceMaxBytes, gasCap };
+    const simulateLimits = { gasCap, timeoutMs: evmTimeoutMs };
     // A follower hands transactions to its peers (the signers) rather than keeping them: it never seals. A signer
     // with peers keeps them (it may seal the next block) and shares each accepted one with its peers.
     const follower = (): Follower => node.follower as Follower;
@@ -205,14 +216,8 @@ export class XoneNode {
         events,
         ...(node.dev ? { dev: node.dev } : {}),
         ...(node.accounts ? { accounts: node.accounts } : {}),
-        trace: new StoreTraceView(reader, chainView, config, {
-          maxBytes: options.rpc?.traceMaxBytes ?? defaultRpcOptions.traceMaxBytes,
-          gasCap: options.rpc?.gasCap ?? defaultRpcOptions.gasCap,
-        }),
-        simulate: new StoreSimulateView(reader, config, {
-          gasCap: options.rpc?.gasCap ?? defaultRpcOptions.gasCap,
-          timeoutMs: evmTimeoutMs,
-        }),
+        trace: pooled ? pooledTraceView(executor, traceLimits) : new StoreTraceView(reader, chainView, config, traceLimits),
+        simulate: pooled ? pooledSimulateView(executor, simulateLimits) : new StoreSimulateView(reader, config, simulateLimits),
         health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
         ...(watchdog ? { shed: () => watchdog.isShedding() } : {}),
         ...(rpcClock ? { now: rpcClock } : {}),

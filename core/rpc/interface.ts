@@ -190,18 +190,18 @@ export interface TraceOptions {
 
 /** Tracing (geth's debug namespace); every answer is JSON text, spliced into the response as it is. */
 export interface TraceView {
-  /** null when the transaction is not in a canonical block. */
-  traceTransaction(hash: Uint8Array, opts: TraceOptions): Promise<string | null>;
+  /** null when the transaction is not in a canonical block. `scope`: the request's, when the node pools the work. */
+  traceTransaction(hash: Uint8Array, opts: TraceOptions, scope?: RequestScope): Promise<string | null>;
   /** geth's [{txHash, result}] for every transaction of the block. */
-  traceBlock(blockHash: Uint8Array, opts: TraceOptions): Promise<string>;
+  traceBlock(blockHash: Uint8Array, opts: TraceOptions, scope?: RequestScope): Promise<string>;
   /** The same for a block given as RLP (its parent must be known). */
-  traceBlockRlp(rlp: Uint8Array, opts: TraceOptions): Promise<string>;
-  traceCall(req: CallRequest, at: HeaderData, opts: TraceOptions, overrides?: StateOverrides): Promise<string>;
+  traceBlockRlp(rlp: Uint8Array, opts: TraceOptions, scope?: RequestScope): Promise<string>;
+  traceCall(req: CallRequest, at: HeaderData, opts: TraceOptions, overrides?: StateOverrides, scope?: RequestScope): Promise<string>;
 }
 
-/** eth_simulateV1; the answer is JSON text. */
+/** eth_simulateV1; the answer is JSON text. `scope`: the request's, when the node pools the work. */
 export interface SimulateView {
-  simulate(payload: SimulatePayload, at: HeaderData): Promise<string>;
+  simulate(payload: SimulatePayload, at: HeaderData, scope?: RequestScope): Promise<string>;
 }
 
 /** The transaction pool as the RPC sees it. */

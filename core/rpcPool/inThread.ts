@@ -7,7 +7,9 @@
 import type { ChainConfig } from '../chain/forks.ts';
 import type { StoreChainView } from '../rpcBackend/chainView.ts';
 import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
 import type { StoreStateView } from '../rpcBackend/stateView.ts';
+import { StoreTraceView } from '../rpcBackend/traceView.ts';
 import type { ChainReader } from '../store/index.ts';
 import { RpcPoolError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
@@ -38,7 +40,13 @@ export class InThreadExecutor implements RpcExecutor {
       config: this.config,
       interrupt,
       budgetMs: Math.max(1, Math.min(scope.budgetMs ?? deadline - Date.now(), deadline - Date.now())),
-      views: { exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs }), chain: this.chain, state: this.state },
+      views: {
+        exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs }),
+        chain: this.chain,
+        state: this.state,
+        trace: (options) => new StoreTraceView(this.reader, this.chain, this.config, options),
+        simulate: (options) => new StoreSimulateView(this.reader, this.config, options),
+      },
     };
     const job = POOL_JOBS[kind] as (p: JobParams<K>, c: JobContext) => JobResult<K> | Promise<JobResult<K>>;
     // No read transaction here: the caller's connection is shared with its other reads, so a job reads the latest

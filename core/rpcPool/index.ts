@@ -1,7 +1,7 @@
 /**
  * The RPC execution pool (docs/architecture.md, "RPC execution pool"): worker threads that run every state read that
- * can take time (eth_call, eth_estimateGas, eth_createAccessList; eth_getLogs, eth_getProof, debug_trace*,
- * eth_simulateV1 as they join the job table in jobs.ts), so the main loop only parses, routes and answers.
+ * can take time (eth_call, eth_estimateGas, eth_createAccessList, eth_getLogs, eth_getProof, debug_trace*,
+ * eth_simulateV1: the job table in jobs.ts), so the main loop only parses, routes and answers.
  *
  * - Each worker has its own read-only SQLite connection and runs one job at a time inside one read transaction:
  *   every job sees one consistent WAL snapshot and never waits behind the chain thread's writer.
@@ -33,7 +33,7 @@ import { WorkerSlot } from './workerSlot.ts';
 export { RpcPoolError, type RpcPoolErrorCode } from './errors.ts';
 export { defaultRpcPoolOptions, defaultRpcWorkers, MAX_RPC_WORKERS, resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
 export type { JobKind, JobParams, JobResult, JobScope, RpcExecutor } from './types.ts';
-export { pooledExecutionView, pooledLogs, pooledProofs } from './views.ts';
+export { pooledExecutionView, pooledLogs, pooledProofs, pooledSimulateView, pooledTraceView } from './views.ts';
 
 /** The metrics the pool keeps (docs/metrics.md). */
 export interface RpcPoolMetrics {

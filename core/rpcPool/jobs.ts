@@ -3,7 +3,7 @@
  * snapshot, deadline). A worker runs one job at a time inside one read transaction of its own read-only connection,
  * so everything a job reads comes from one WAL snapshot, whatever the chain thread commits meanwhile.
  *
- * Adding a job (debug_trace*, eth_simulateV1, ...): add an entry here whose params and result are structured-
+ * Adding a job: add an entry here whose params and result are structured-
  * clonable (bytes, bigints, plain objects; no functions or class instances), call it from the main thread with
  * `executor.run('name', params, scope)`, and map its errors like the others (throw CoreErrors, whose codes
  * core/rpc/errors.ts CORE_ERRORS maps, or RpcErrors). A job stops when `ctx.interrupt.aborted` turns true or its
@@ -17,9 +17,12 @@ import type { HeaderData } from '../rpc/encode/types.ts';
 import type { Interrupt } from '../exec/call/index.ts';
 import type { StoreChainView } from '../rpcBackend/chainView.ts';
 import type { StoreExecutionView } from '../rpcBackend/execView.ts';
+import type { StoreSimulateView, SimulateViewOptions } from '../rpcBackend/simulateView.ts';
 import type { StoreStateView } from '../rpcBackend/stateView.ts';
+import type { StoreTraceView, TraceViewOptions } from '../rpcBackend/traceView.ts';
 import { encodeLog } from '../rpc/encode/receipt.ts';
-import type { LogQuery, RequestScope } from '../rpc/interface.ts';
+import type { LogQuery, RequestScope, StateOverrides, TraceOptions } from '../rpc/interface.ts';
+import type { SimulatePayload } from '../rpc/simulateParams.ts';
 import type { ChainReader } from '../store/index.ts';
 
 /** What a job gets besides its params. */
@@ -31,8 +34,14 @@ export interface JobContext {
   interrupt: Interrupt;
   /** Execution budget in ms (--rpc.evmtimeout for EVM jobs), counted from the job's start in the worker. */
   budgetMs: number;
-  /** Views over `reader`, built once per worker (the EVM view per job: it carries the job's budget). */
-  views: { exec: (budgetMs: number) => StoreExecutionView; chain: StoreChainView; state: StoreStateView };
+  /** Views over `reader`, built once per worker (the EVM, trace and simulate views per job: they carry its limits). */
+  views: {
+    exec: (budgetMs: number) => StoreExecutionView;
+    chain: StoreChainView;
+    state: StoreStateView;
+    trace: (options: TraceViewOptions) => StoreTraceView;
+    simulate: (options: SimulateViewOptions) => StoreSimulateView;
+  };
 }
 
 /**
@@ -54,6 +63,23 @@ export interface ProofJobParams {
   slots: Uint8Array[];
   at: HeaderData;
   deadline: number;
+}
+
+/**
+ * The params of the debug_trace* jobs: the trace view's limits, the tracer options (their `timeout` counted from the
+ * job's start in the worker, as geth counts it from the trace's) and what to trace.
+ */
+export interface TraceJobParams<T> {
+  view: TraceViewOptions;
+  opts: TraceOptions;
+  target: T;
+}
+
+/** The params of eth_simulateV1: the simulate view's limits (gas cap, --rpc.evmtimeout), the payload, the block. */
+export interface SimulateJobParams {
+  view: SimulateViewOptions;
+  payload: SimulatePayload;
+  at: HeaderData;
 }
 
 /** The params of the EVM jobs: the request, the block it runs on, the gas cap. */
@@ -101,6 +127,22 @@ export const POOL_JOBS = {
     requireCanonical(ctx, p.at);
     const scope: RequestScope = { signal: signalOf(ctx), deadline: p.deadline, client: '' };
     return ctx.views.state.getProof(p.address, p.slots, p.at, scope);
+  },
+  /** debug_traceTransaction (JSON text; null: not in a canonical block). */
+  traceTransaction: (p: TraceJobParams<Uint8Array>, ctx: JobContext) => ctx.views.trace(p.view).traceTransaction(p.target, p.opts),
+  /** debug_traceBlockByHash / ByNumber. */
+  traceBlock: (p: TraceJobParams<Uint8Array>, ctx: JobContext) => ctx.views.trace(p.view).traceBlock(p.target, p.opts),
+  /** debug_traceBlock (a block given as RLP). */
+  traceBlockRlp: (p: TraceJobParams<Uint8Array>, ctx: JobContext) => ctx.views.trace(p.view).traceBlockRlp(p.target, p.opts),
+  /** debug_traceCall. */
+  traceCall: (p: TraceJobParams<{ req: CallRequest; at: HeaderData; overrides?: StateOverrides }>, ctx: JobContext) => {
+    requireCanonical(ctx, p.target.at);
+    return ctx.views.trace(p.view).traceCall(p.target.req, p.target.at, p.opts, p.target.overrides);
+  },
+  /** eth_simulateV1 (JSON text). */
+  simulate: (p: SimulateJobParams, ctx: JobContext) => {
+    requireCanonical(ctx, p.at);
+    return ctx.views.simulate(p.view).simulate(p.payload, p.at);
   },
   /** A job that only waits for its interrupt (tests: cancellation, deadlines, worker replacement). */
   spin: (p: { ms: number; ignoreInterrupt?: boolean }, ctx: JobContext) => {

@@ -4,7 +4,21 @@
  */
 import { callTimeout } from '../exec/call/timeout.ts';
 import { CoreError } from '../errors.ts';
-import type { AccountProof, CallRequest, ExecOptions, ExecutionView, LogQuery, LogReadOptions, RequestScope } from '../rpc/interface.ts';
+import { RpcError } from '../rpc/errors.ts';
+import type {
+  AccountProof,
+  CallRequest,
+  ExecOptions,
+  ExecutionView,
+  LogQuery,
+  LogReadOptions,
+  RequestScope,
+  SimulateView,
+  TraceOptions,
+  TraceView,
+} from '../rpc/interface.ts';
+import type { SimulateViewOptions } from '../rpcBackend/simulateView.ts';
+import type { TraceViewOptions } from '../rpcBackend/traceView.ts';
 import type { HeaderData } from '../rpc/encode/types.ts';
 import type { JobScope, RpcExecutor } from './types.ts';
 
@@ -46,4 +60,47 @@ export function pooledProofs(
       { address, slots, at, deadline: scope.deadline },
       { client: scope.client, deadline: scope.deadline, signal: scope.signal },
     );
+}
+
+/** A request without a scope (an in-process caller): the node's own fairness key, a deadline of `ms` from now. */
+const ownScope = (ms: number): RequestScope => ({ client: 'node', deadline: Date.now() + ms, signal: AbortSignal.timeout(ms) });
+
+/**
+ * debug_trace* as pool jobs: the worker runs StoreTraceView (core/rpcBackend/traceView.ts) as it is, on its own
+ * snapshot. The tracer's `timeout` is the job's budget; a worker that overruns it is replaced and its caller gets the
+ * trace view's own "execution timeout".
+ */
+export function pooledTraceView(executor: RpcExecutor, view: TraceViewOptions): TraceView {
+  const scope = (opts: TraceOptions, s: RequestScope = ownScope(opts.timeoutMs)): JobScope => ({
+    client: s.client,
+    deadline: s.deadline,
+    signal: s.signal,
+    budgetMs: opts.timeoutMs,
+    budgetError: () => new RpcError('SERVER_ERROR', 'execution timeout'),
+  });
+  return {
+    traceTransaction: (hash, opts, s) => executor.run('traceTransaction', { view, opts, target: hash }, scope(opts, s)),
+    traceBlock: (hash, opts, s) => executor.run('traceBlock', { view, opts, target: hash }, scope(opts, s)),
+    traceBlockRlp: (rlp, opts, s) => executor.run('traceBlockRlp', { view, opts, target: rlp }, scope(opts, s)),
+    traceCall: (req, at, opts, overrides, s) =>
+      executor.run('traceCall', { view, opts, target: { req, at, ...(overrides ? { overrides } : {}) } }, scope(opts, s)),
+  };
+}
+
+/** eth_simulateV1 as a pool job: the worker runs StoreSimulateView as it is, with --rpc.evmtimeout as its budget. */
+export function pooledSimulateView(executor: RpcExecutor, view: SimulateViewOptions): SimulateView {
+  return {
+    simulate: (payload, at, s = ownScope(view.timeoutMs)) =>
+      executor.run(
+        'simulate',
+        { view, payload, at },
+        {
+          client: s.client,
+          deadline: s.deadline,
+          signal: s.signal,
+          budgetMs: view.timeoutMs,
+          budgetError: () => new RpcError('SIM_TIMEOUT', 'execution timeout'),
+        },
+      ),
+  };
 }

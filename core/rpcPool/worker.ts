@@ -15,7 +15,9 @@ import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
 import { openReadOnly } from '../store/index.ts';
 import { StoreChainView, type ChainHead } from '../rpcBackend/chainView.ts';
 import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
 import { StoreStateView } from '../rpcBackend/stateView.ts';
+import { StoreTraceView } from '../rpcBackend/traceView.ts';
 import type { ChainReader } from '../store/index.ts';
 import { serializeError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
@@ -68,6 +70,7 @@ try {
       return Atomics.load(control, CONTROL_INTERRUPT) === current;
     },
   };
+  const chainView = new StoreChainView(reader, data.config, () => storedHead(reader));
   const ctx: JobContext = {
     reader,
     config: data.config,
@@ -75,8 +78,10 @@ try {
     budgetMs: 0,
     views: {
       exec: (timeoutMs) => new StoreExecutionView(reader, data.config, { timeoutMs }),
-      chain: new StoreChainView(reader, data.config, () => storedHead(reader)),
+      chain: chainView,
       state: new StoreStateView(reader),
+      trace: (options) => new StoreTraceView(reader, chainView, data.config, options),
+      simulate: (options) => new StoreSimulateView(reader, data.config, options),
     },
   };
   const runJob = async (req: JobRequest): Promise<JobReply> => {

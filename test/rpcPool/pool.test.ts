@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XoneError } from '../../core/errors.ts';
 import { bytesToHex } from '../../core/primitives/hex.ts';
 import { toWireError } from '../../core/rpc/errors.ts';
-import { RpcExecutionPool, RpcPoolError, pooledExecutionView, pooledLogs, pooledProofs, type JobScope } from '../../core/rpcPool/index.ts';
+import { simulatePayload } from '../../core/rpc/simulateParams.ts';
+import { traceConfig } from '../../core/rpc/traceParams.ts';
+import {
+  RpcExecutionPool,
+  RpcPoolError,
+  pooledExecutionView,
+  pooledLogs,
+  pooledProofs,
+  pooledSimulateView,
+  pooledTraceView,
+  type JobScope,
+} from '../../core/rpcPool/index.ts';
 import { EMITTER, LOOP, REVERTER, VIEW, makeChainDir, type ChainDir } from './support/chainDir.ts';
 
 let dir: ChainDir;
@@ -71,6 +82,33 @@ describe('RPC execution pool', () => {
     const proof = await pooledProofs(pool)(VIEW, [new Uint8Array(32)], dir.head, { ...opts(), signal: new AbortController().signal });
     expect(proof.accountProof.length).toBeGreaterThan(0);
     expect(proof.storageProof[0].value).toBe(0n);
+  });
+
+  it('default: debug_trace* and eth_simulateV1 run in a worker (the trace and simulate views as they are)', async () => {
+    const pool = await startPool({ workers: 1 });
+    const trace = pooledTraceView(pool, { maxBytes: 1_000_000, gasCap: 50_000_000n });
+    const calls = traceConfig({ tracer: 'callTracer' });
+    const block = JSON.parse(await trace.traceBlock(dir.head.hash, calls, opts())) as { txHash: string; result: { to: string } }[];
+    expect(block).toHaveLength(1);
+    expect(block[0].result.to).toBe(bytesToHex(EMITTER));
+    const tx = JSON.parse((await trace.traceTransaction(new Uint8Array(32), calls, opts())) ?? 'null') as unknown;
+    expect(tx).toBeNull();
+    const viewCall = JSON.parse(await trace.traceCall({ to: VIEW }, dir.head, calls, undefined, opts())) as { output: string };
+    expect(viewCall.output).toBe('0x' + '00'.repeat(31) + '2a');
+    // An error thrown in the worker keeps its wire row: a tracer that does not exist.
+    const bad = await trace.traceBlock(dir.head.hash, traceConfig({ tracer: 'jsTracer' }), opts()).catch((e: unknown) => e);
+    expect(toWireError(bad)).toMatchObject({ code: -32000 });
+    // A trace of an endless loop stops at the tracer's `timeout`.
+    const endless = await trace
+      .traceCall({ to: LOOP }, dir.head, traceConfig({ tracer: 'callTracer', timeout: '300ms' }), undefined, opts())
+      .catch((e: unknown) => e);
+    expect(toWireError(endless)).toMatchObject({ code: -32000, message: expect.stringContaining('timeout') });
+
+    const sim = pooledSimulateView(pool, { gasCap: 50_000_000n, timeoutMs: 5_000 });
+    const payload = simulatePayload({ blockStateCalls: [{ calls: [{ to: bytesToHex(VIEW) }] }] });
+    const blocks = JSON.parse(await sim.simulate(payload, dir.head, opts())) as { number: string; calls: { returnData: string }[] }[];
+    expect(blocks[0].number).toBe('0x3');
+    expect(blocks[0].calls[0].returnData).toBe('0x' + '00'.repeat(31) + '2a');
   });
 
   it('behavior: an endless loop stops at --rpc.evmtimeout with geth\'s -32000 "execution aborted (timeout = 300ms)"', async () => {

@@ -20,8 +20,8 @@ export function debugTraceMethods(s: RpcServices): MethodTable {
   return {
     debug_traceTransaction: method(
       [required(hash), optional(traceConfig)] as const,
-      async ([h, cfg]) => {
-        const text = await trace.traceTransaction(h, cfg ?? traceConfig(undefined));
+      async ([h, cfg], ctx) => {
+        const text = await trace.traceTransaction(h, cfg ?? traceConfig(undefined), ctx);
         if (text === null) throw new RpcError('SERVER_ERROR', 'transaction not found');
         return new RawJson(text);
       },
@@ -29,32 +29,32 @@ export function debugTraceMethods(s: RpcServices): MethodTable {
     ),
     debug_traceCall: method(
       [required(callRequest), optional(blockNumberOrHash), optional((v: unknown) => v)] as const,
-      async ([req, sel, raw]) => {
+      async ([req, sel, raw], ctx) => {
         const cfg = traceConfig(raw);
         const o = (raw ?? {}) as Record<string, unknown>;
         const overrides = o.stateOverrides == null ? undefined : stateOverrides(o.stateOverrides);
         const header = await s.blocks.stateHeader(sel ?? { tag: 'latest' });
-        return new RawJson(await trace.traceCall(req, header, cfg, overrides));
+        return new RawJson(await trace.traceCall(req, header, cfg, overrides, ctx));
       },
       flags,
     ),
     debug_traceBlockByNumber: method(
       [required(blockNumber), optional(traceConfig)] as const,
-      async ([sel, cfg]) => {
+      async ([sel, cfg], ctx) => {
         const header = await s.blocks.header(sel);
         if (header === null) throw new RpcError('SERVER_ERROR', 'block not found');
-        return new RawJson(await trace.traceBlock(header.hash, cfg ?? traceConfig(undefined)));
+        return new RawJson(await trace.traceBlock(header.hash, cfg ?? traceConfig(undefined), ctx));
       },
       flags,
     ),
     debug_traceBlockByHash: method(
       [required(hash), optional(traceConfig)] as const,
-      async ([h, cfg]) => new RawJson(await trace.traceBlock(h, cfg ?? traceConfig(undefined))),
+      async ([h, cfg], ctx) => new RawJson(await trace.traceBlock(h, cfg ?? traceConfig(undefined), ctx)),
       flags,
     ),
     debug_traceBlock: method(
       [required(data), optional(traceConfig)] as const,
-      async ([rlp, cfg]) => new RawJson(await trace.traceBlockRlp(rlp, cfg ?? traceConfig(undefined))),
+      async ([rlp, cfg], ctx) => new RawJson(await trace.traceBlockRlp(rlp, cfg ?? traceConfig(undefined), ctx)),
       flags,
     ),
   };

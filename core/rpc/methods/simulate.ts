@@ -12,7 +12,7 @@ export function simulateMethods(s: RpcServices): MethodTable {
   return {
     eth_simulateV1: method(
       [required(simulatePayload), optional(blockNumberOrHash)] as const,
-      async ([payload, sel]) => new RawJson(await sim.simulate(payload, await s.blocks.stateHeader(sel ?? { tag: 'latest' }))),
+      async ([payload, sel], ctx) => new RawJson(await sim.simulate(payload, await s.blocks.stateHeader(sel ?? { tag: 'latest' }), ctx)),
       { expensive: true },
     ),
   };
