@@ -38,6 +38,16 @@ export interface BlockEnv {
   blockHash(number: bigint): Uint8Array | undefined;
 }
 
+/** geth's BlockOverrides: the block a call runs in, where it differs (eth_simulateV1's blocks, debug_traceCall). */
+export interface BlockOverrides {
+  number?: bigint;
+  time?: bigint;
+  gasLimit?: bigint;
+  feeRecipient?: Uint8Array;
+  prevRandao?: Uint8Array;
+  baseFeePerGas?: bigint;
+}
+
 /** Outcome of one included transaction. */
 export interface TxResult {
   /** 1 success, 0 failure (reverted or exceptional halt). */

@@ -15,7 +15,7 @@ import {
   type TransactionData,
   type TxLocation,
 } from './encode/types.ts';
-import type { SimulatePayload } from './simulateParams.ts';
+import type { SimulateBlockOverrides, SimulatePayload } from './simulateParams.ts';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -186,6 +186,10 @@ export interface TraceOptions {
   timeoutMs: number;
   /** The struct logger's options. */
   logger: { disableStack?: boolean; disableStorage?: boolean; enableMemory?: boolean; enableReturnData?: boolean; limit?: number };
+  /** debug_traceCall's `blockOverrides` (the block the call runs in). */
+  blockOverrides?: SimulateBlockOverrides;
+  /** trace_replay*: beside the flatCallTracer's traces, the Parity `vmTrace` and/or `stateDiff` (tracer flatCallTracer). */
+  replay?: { vmTrace: boolean; stateDiff: boolean };
 }
 
 /** Tracing (geth's debug namespace); every answer is JSON text, spliced into the response as it is. */

@@ -38,7 +38,8 @@ const flag = (o: Record<string, unknown>, name: string): boolean => {
   return v;
 };
 
-function blockOverrides(v: unknown): SimulateBlockOverrides {
+/** geth's BlockOverrides (eth_simulateV1's blocks and debug_traceCall's `blockOverrides`). */
+export function blockOverrides(v: unknown): SimulateBlockOverrides {
   const o = obj(v, 'override.BlockOverrides');
   const out: SimulateBlockOverrides = {};
   if (o.number != null) out.number = quantity(o.number);

@@ -37,6 +37,8 @@ function specOf(opts: TraceOptions): TraceSpec {
     ...(opts.tracer !== undefined ? { tracer: opts.tracer as TracerName } : {}),
     ...(opts.tracerConfig ? { tracerConfig: opts.tracerConfig } : {}),
     logger: opts.logger,
+    ...(opts.blockOverrides ? { block: opts.blockOverrides } : {}),
+    ...(opts.replay && opts.tracer === 'flatCallTracer' ? { replay: opts.replay } : {}),
   };
 }
 

@@ -347,6 +347,120 @@ describe('the other tracers, block tracing and trace_* on our node', () => {
         (t) => (t.action as Record<string, string>).to === traceeAddress || (t.result as Record<string, string>)?.address === traceeAddress,
       ),
     ).toBe(true);
-    expect((await ask(ours.url, 'trace_replayTransaction', [hash, ['vmTrace']])).error?.code).toBe(-32602);
+    expect((await ask(ours.url, 'trace_replayTransaction', [hash, ['bogus']])).error?.code).toBe(-32602);
+  });
+
+  it('behavior: trace_replayTransaction vmTrace walks the same ops as the struct logger, sub-traces per call', async () => {
+    for (const i of [nested, 1, 6, 8]) {
+      const hash = sent[ours.url][i];
+      const r = (await call(ours.url, 'trace_replayTransaction', [hash, ['vmTrace']])) as { vmTrace: VmFrame; trace: unknown[] };
+      expect(r.trace).toEqual([]);
+      const logs = ((await call(ours.url, 'debug_traceTransaction', [hash, {}])) as StructResult).structLogs;
+      const flat: { op: VmOp; depth: number }[] = [];
+      const walk = (f: VmFrame, depth: number): void => {
+        for (const op of f.ops) {
+          flat.push({ op, depth });
+          if (op.sub) walk(op.sub, depth + 1);
+        }
+      };
+      walk(r.vmTrace, 1);
+      expect(flat.map(({ op, depth }) => [op.pc, op.op, depth])).toEqual(logs.map((l) => [l.pc, l.op, l.depth]));
+      // cost: the struct logger's gasCost (a creation's too, with the gas it passes on); used: the gas before the next op.
+      for (const [k, { op }] of flat.entries()) {
+        if (op.op !== 'CREATE' && op.op !== 'CREATE2') expect(op.cost, `op ${k}`).toBe(logs[k].gasCost);
+        const next = logs[k + 1];
+        if (op.ex && next && next.depth === logs[k].depth) expect(op.ex.used, `op ${k}`).toBe(next.gas);
+      }
+    }
+    const r = (await call(ours.url, 'trace_replayTransaction', [sent[ours.url][nested], ['vmTrace']])) as { vmTrace: VmFrame };
+    expect(r.vmTrace.code).toBe(await call(ours.url, 'eth_getCode', [traceeAddress, 'latest']));
+    const calls = r.vmTrace.ops.filter((o) => /CALL$/.test(o.op));
+    expect(calls.map((o) => o.op).sort()).toEqual(['CALL', 'CALL', 'DELEGATECALL', 'STATICCALL', 'STATICCALL']);
+    // Every call opened a frame; the precompile's (a STATICCALL) runs no ops.
+    expect(calls.every((o) => o.sub !== null)).toBe(true);
+    expect(calls.filter((o) => o.sub?.ops.length === 0).length).toBe(1);
+    const sstore = r.vmTrace.ops.find((o) => o.op === 'SSTORE') ?? calls.flatMap((o) => o.sub?.ops ?? []).find((o) => o.op === 'SSTORE');
+    expect(sstore?.ex?.store).not.toBeNull();
+    // The refused CALL (value above the balance) opens no sub-trace and pushes 0.
+    const refused = (await call(ours.url, 'trace_replayTransaction', [sent[ours.url][8], ['vmTrace']])) as { vmTrace: VmFrame };
+    const refusedCall = refused.vmTrace.ops.find((o) => o.op === 'CALL');
+    expect(refusedCall?.sub).toBeNull();
+    expect(refusedCall?.ex?.push).toEqual(['0x0']);
+  });
+
+  it('behavior: trace_replayTransaction stateDiff names what the prestateTracer diff names, with the new values', async () => {
+    for (const i of [0, 1, nested, 3, 7]) {
+      const hash = sent[ours.url][i];
+      const r = (await call(ours.url, 'trace_replayTransaction', [hash, ['stateDiff', 'trace']])) as {
+        stateDiff: Record<string, Record<string, unknown>>;
+        trace: unknown[];
+      };
+      expect(r.trace.length).toBeGreaterThan(0);
+      const d = (await call(ours.url, 'debug_traceTransaction', [
+        hash,
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      ])) as {
+        pre: Record<string, Record<string, unknown>>;
+        post: Record<string, { balance?: string; nonce?: number; storage?: Record<string, string> }>;
+      };
+      expect(Object.keys(r.stateDiff).sort(), `tx ${i}`).toEqual([...new Set([...Object.keys(d.pre), ...Object.keys(d.post)])].sort());
+      for (const [a, post] of Object.entries(d.post)) {
+        const diff = r.stateDiff[a] as { balance: unknown; nonce: unknown; storage: Record<string, unknown> };
+        const to = (x: unknown): string | undefined =>
+          x === '=' ? undefined : ((x as { '*'?: { to: string }; '+'?: string })['*']?.to ?? (x as { '+'?: string })['+']);
+        if (post.balance !== undefined) expect(to(diff.balance)).toBe(post.balance);
+        if (post.nonce !== undefined) expect(to(diff.nonce)).toBe('0x' + post.nonce.toString(16));
+        for (const [slot, v] of Object.entries(post.storage ?? {})) expect(to(diff.storage[slot])).toBe(v);
+      }
+    }
+    // A creation: the new account is born ("+" on every field).
+    const created = (await call(ours.url, 'trace_replayTransaction', [sent[ours.url][1], ['stateDiff']])) as {
+      stateDiff: Record<string, Record<string, unknown>>;
+    };
+    const born = created.stateDiff[traceeAddress] as Record<string, Record<string, string>>;
+    expect(born.code['+']).toBe(await call(ours.url, 'eth_getCode', [traceeAddress, 'latest']));
+    // Its constructor made one contract (EIP-161: a contract starts at nonce 1).
+    expect(born.nonce).toEqual({ '+': '0x2' });
+  });
+
+  it('behavior: trace_replayBlockTransactions answers every transaction of the block with the types asked for', async () => {
+    const rc = (await call(ours.url, 'eth_getTransactionReceipt', [sent[ours.url][nested]])) as Record<string, string>;
+    const all = (await call(ours.url, 'trace_replayBlockTransactions', [rc.blockNumber, ['trace', 'vmTrace', 'stateDiff']])) as Record<
+      string,
+      unknown
+    >[];
+    expect(all.map((t) => t.transactionHash)).toEqual([sent[ours.url][nested]]);
+    const one = await call(ours.url, 'trace_replayTransaction', [sent[ours.url][nested], ['trace', 'vmTrace', 'stateDiff']]);
+    expect(all[0]).toEqual({ ...(one as object), transactionHash: sent[ours.url][nested] });
+  });
+
+  it('behavior: debug_traceCall with blockOverrides runs in the overridden block, as anvil does', async () => {
+    // NUMBER, TIMESTAMP, COINBASE returned as three words.
+    const code = '0x43600052426020524160405260606000f3';
+    const at = '0x00000000000000000000000000000000000000aa';
+    const cfg = {
+      tracer: 'callTracer',
+      stateOverrides: { [at]: { code } },
+      blockOverrides: { number: '0x1234', time: '0x5678', feeRecipient: '0x00000000000000000000000000000000000000bb' },
+    };
+    const [o, a] = (await Promise.all(
+      [ours.url, anvil.url].map((u) => call(u, 'debug_traceCall', [{ from: DEV0, to: at }, 'latest', cfg])),
+    )) as Record<string, string>[];
+    expect(o.output).toBe('0x' + [0x1234, 0x5678, 0xbb].map((v) => v.toString(16).padStart(64, '0')).join(''));
+    expect(o.output).toBe(a.output);
+    const bad = await ask(ours.url, 'debug_traceCall', [{ from: DEV0, to: at }, 'latest', { blockOverrides: { number: 'x' } }]);
+    expect(bad.error?.code).toBe(-32602);
   });
 });
+
+interface VmOp {
+  cost: number;
+  ex: { mem: unknown; push: string[]; store: unknown; used: number } | null;
+  pc: number;
+  sub: VmFrame | null;
+  op: string;
+}
+interface VmFrame {
+  code: string;
+  ops: VmOp[];
+}

@@ -29,15 +29,9 @@ import { expectedBaseFee } from '../header/baseFee.ts';
 import { foldChanges } from '../trace/foldChanges.ts';
 import { attachHooks, type FrameEnter, type FrameExit, type LogEvent } from '../trace/hooks.ts';
 import type { Log } from '../../chain/receipt/index.ts';
+import type { BlockOverrides } from '../types.ts';
 
-export interface SimBlockOverrides {
-  number?: bigint;
-  time?: bigint;
-  gasLimit?: bigint;
-  feeRecipient?: Uint8Array;
-  prevRandao?: Uint8Array;
-  baseFeePerGas?: bigint;
-}
+export type SimBlockOverrides = BlockOverrides;
 
 export interface SimStateOverrides {
   set: StateOverrideSet;

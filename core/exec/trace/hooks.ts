@@ -499,5 +499,23 @@ export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Ui
   };
 }
 
+/** Both tracers' hooks on one run (trace_replay*: the flat traces with the vmTrace). */
+export function mergeHooks(a: TraceHooks, b: TraceHooks): TraceHooks {
+  const both = <T extends unknown[]>(x?: (...v: T) => void, y?: (...v: T) => void): ((...v: T) => void) | undefined =>
+    x && y ? (...v: T) => (x(...v), y(...v)) : (x ?? y);
+  const out: TraceHooks = { opcodeMemory: a.opcodeMemory === true || b.opcodeMemory === true };
+  const onEnter = both(a.onEnter, b.onEnter);
+  const onExit = both(a.onExit, b.onExit);
+  const onOpcode = both(a.onOpcode, b.onOpcode);
+  const onLog = both(a.onLog, b.onLog);
+  const onStorage = both(a.onStorage, b.onStorage);
+  if (onEnter) out.onEnter = onEnter;
+  if (onExit) out.onExit = onExit;
+  if (onOpcode) out.onOpcode = onOpcode;
+  if (onLog) out.onLog = onLog;
+  if (onStorage) out.onStorage = onStorage;
+  return out;
+}
+
 /** Map key of an address (unprefixed hex), re-exported for the tracers. */
 export const addressKey = keyOf;

@@ -150,7 +150,7 @@ export class StructLogger {
 }
 
 /** The gas a CALL-family op passes on: min(requested, all but 1/64 of what is left after its own cost). */
-function callGas(s: OpcodeStep): bigint {
+export function callGas(s: OpcodeStep): bigint {
   const requested = s.stack[s.stackLength - 1];
   const left = s.gas - s.cost;
   if (left <= 0n) return 0n;

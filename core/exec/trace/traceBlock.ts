@@ -20,9 +20,11 @@ import { TxInvalidError } from '../errors.ts';
 import { EvmHost } from '../evmHost.ts';
 import type { BlockEnv, ExecTx } from '../types.ts';
 import { foldChanges } from './foldChanges.ts';
-import { attachHooks } from './hooks.ts';
+import { attachHooks, mergeHooks } from './hooks.ts';
 import { prestateResult, RecordingReader } from './prestateTracer.ts';
-import { createTracer, type TraceSpec, type TxContext } from './tracers.ts';
+import { parityStateDiff } from './stateDiff.ts';
+import { VmTracer } from './vmTracer.ts';
+import { createTracer, type ReplayResult, type TraceBlockOverrides, type TraceSpec, type TxContext } from './tracers.ts';
 
 export interface TraceLimits {
   /** Epoch ms after which the job stops with TRACE_TIMEOUT. */
@@ -64,9 +66,12 @@ async function traceOne(
     },
     context,
   );
-  const hooks = tracer.prestate
-    ? { ...tracer.hooks, onStorage: (a: Uint8Array, slot: Uint8Array) => recorder.touchSlot(a, slot) }
-    : tracer.hooks;
+  const vm = spec.replay?.vmTrace ? new VmTracer((a) => state.getCode(a), limits.maxBytes) : undefined;
+  const traced = vm ? mergeHooks(tracer.hooks, vm.hooks) : tracer.hooks;
+  const hooks =
+    tracer.prestate || spec.replay?.stateDiff
+      ? { ...traced, onStorage: (a: Uint8Array, slot: Uint8Array) => recorder.touchSlot(a, slot) }
+      : traced;
   const detach = attachHooks(
     host.evm,
     hooks,
@@ -93,8 +98,15 @@ async function traceOne(
         keyOf(a.codeHash) === keyOf(EMPTY_ACCOUNT.codeHash) ? new Uint8Array(0) : base.codeByHash(a.codeHash),
       )
     : tracer.result(outcome);
+  const answer: unknown = spec.replay
+    ? ({
+        trace: result,
+        vmTrace: vm ? vm.result() : null,
+        stateDiff: spec.replay.stateDiff ? parityStateDiff(recorder, state, (h) => state.codeByHash(h)) : null,
+      } satisfies ReplayResult)
+    : result;
   if (!call) foldChanges(base, state.changes());
-  return { result, gasUsed: r.gasUsed, logs: r.logs.length };
+  return { result: answer, gasUsed: r.gasUsed, logs: r.logs.length };
 }
 
 const hex32 = (v: bigint): Uint8Array => {
@@ -168,6 +180,20 @@ export async function traceBlockTransactions(
   return out;
 }
 
+/** The header with geth's BlockOverrides applied (the call's block environment: NUMBER, TIMESTAMP, COINBASE, ...). */
+function overridden(header: Header, o: TraceBlockOverrides): Header {
+  const { rlp: _rlp, ...h } = header;
+  return {
+    ...h,
+    ...(o.number !== undefined ? { number: o.number } : {}),
+    ...(o.time !== undefined ? { timestamp: o.time } : {}),
+    ...(o.gasLimit !== undefined ? { gasLimit: o.gasLimit } : {}),
+    ...(o.feeRecipient !== undefined ? { coinbase: o.feeRecipient } : {}),
+    ...(o.prevRandao !== undefined ? { mixHash: o.prevRandao } : {}),
+    ...(o.baseFeePerGas !== undefined ? { baseFeePerGas: o.baseFeePerGas } : {}),
+  };
+}
+
 /** debug_traceCall: `req` traced on `state` (after `header`'s block) in that block's environment. */
 export async function traceCall(
   req: CallRequest,
@@ -180,6 +206,7 @@ export async function traceCall(
   limits: TraceLimits & { gasCap: bigint },
   prepare?: (state: JournaledState) => void,
 ): Promise<unknown> {
+  header = spec.block ? overridden(header, spec.block) : header;
   const fork = forkAt(config, Number(header.number), Number(header.timestamp));
   const base = new JournaledState(state);
   prepare?.(base);

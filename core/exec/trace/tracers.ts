@@ -2,6 +2,7 @@
  * The built-in tracers by geth's names, each as hooks plus a way to read the answer once the transaction is done.
  * A JavaScript tracer is not supported; an unknown name is refused before anything runs (`tracerNames`).
  */
+import type { BlockOverrides } from '../types.ts';
 import { CallTracer, type CallTracerConfig } from './callTracer.ts';
 import { flatCallJson } from './flatCallTracer.ts';
 import { FourByteTracer } from './fourByteTracer.ts';
@@ -18,6 +19,19 @@ export interface TraceSpec {
   tracer?: TracerName;
   tracerConfig?: CallTracerConfig & PrestateTracerConfig & { convertParityErrors?: boolean; includePrecompiles?: boolean };
   logger?: StructLoggerConfig;
+  /** debug_traceCall: the block the call runs in, where it differs from the one named (geth's BlockOverrides). */
+  block?: TraceBlockOverrides;
+  /** trace_replay*: the Parity vmTrace and/or stateDiff beside the flatCallTracer's traces (answer: ReplayResult). */
+  replay?: { vmTrace: boolean; stateDiff: boolean };
+}
+
+export type TraceBlockOverrides = BlockOverrides;
+
+/** A trace_replay* answer for one transaction: the flat traces and, when asked, the vmTrace and stateDiff. */
+export interface ReplayResult {
+  trace: unknown;
+  vmTrace: unknown;
+  stateDiff: unknown;
 }
 
 /** What a finished transaction tells its tracer. */

@@ -10,6 +10,7 @@ import { RawJson } from '../json.ts';
 import { data, hash, optional, required } from '../params.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
+import { blockOverrides } from '../simulateParams.ts';
 import { traceConfig } from '../traceParams.ts';
 import { stateOverrides } from './ethState.ts';
 
@@ -33,6 +34,7 @@ export function debugTraceMethods(s: RpcServices): MethodTable {
         const cfg = traceConfig(raw);
         const o = (raw ?? {}) as Record<string, unknown>;
         const overrides = o.stateOverrides == null ? undefined : stateOverrides(o.stateOverrides);
+        if (o.blockOverrides != null) cfg.blockOverrides = blockOverrides(o.blockOverrides);
         const header = await s.blocks.stateHeader(sel ?? { tag: 'latest' });
         return new RawJson(await trace.traceCall(req, header, cfg, overrides, ctx));
       },

@@ -1,7 +1,7 @@
 /**
  * The trace_ namespace (OpenEthereum/Erigon's Parity-style traces, what Blockscout and many indexers read), served
  * from the flatCallTracer: trace_transaction, trace_block, trace_filter, trace_replayTransaction and
- * trace_replayBlockTransactions (the "trace" type; "vmTrace" and "stateDiff" are refused).
+ * trace_replayBlockTransactions (types "trace", "vmTrace" and "stateDiff").
  */
 import { type BlockSelector, blockNumber } from '../blockParams.ts';
 import { RpcError } from '../errors.ts';
@@ -17,24 +17,42 @@ const FILTER_MAX_BLOCKS = 1_000;
 
 type FlatTrace = Record<string, unknown> & { action: Record<string, string>; result?: Record<string, string> };
 
+const TRACE_TYPES = new Set(['trace', 'vmTrace', 'stateDiff']);
+
 function traceTypes(v: unknown): string[] {
   const types = arrayOf(string, '[]string')(v);
-  for (const t of types) {
-    if (t === 'trace') continue;
-    if (t === 'vmTrace' || t === 'stateDiff') throw new ParamError(`trace type "${t}" is not supported (only "trace")`);
-    throw new ParamError(`unknown trace type "${t}"`);
-  }
+  for (const t of types) if (!TRACE_TYPES.has(t)) throw new ParamError(`unknown trace type "${t}"`);
   return types;
 }
 
-/** A replay answer: the top call's output and its traces without the block fields. */
-function replay(traces: FlatTrace[], types: string[], txHash?: string): Record<string, unknown> {
-  const out: Record<string, unknown> = { output: traces[0]?.result?.output ?? '0x', stateDiff: null };
+/** The flatCallTracer, with the vmTrace and stateDiff when the replay asks for them. */
+function replayOptions(types: string[]): TraceOptions {
+  const vmTrace = types.includes('vmTrace');
+  const stateDiff = types.includes('stateDiff');
+  return vmTrace || stateDiff ? { ...FLAT, replay: { vmTrace, stateDiff } } : FLAT;
+}
+
+interface Replayed {
+  trace: FlatTrace[];
+  vmTrace: unknown;
+  stateDiff: unknown;
+}
+
+/** A tracer answer as a replay: the flat traces alone (type "trace" only) or with the vmTrace and stateDiff. */
+const replayed = (r: FlatTrace[] | Replayed): Replayed => (Array.isArray(r) ? { trace: r, vmTrace: null, stateDiff: null } : r);
+
+/** A replay answer: the top call's output, its traces without the block fields, the vmTrace and stateDiff asked for. */
+function replay(r: Replayed, types: string[], txHash?: string): Record<string, unknown> {
+  const traces = r.trace;
+  const out: Record<string, unknown> = {
+    output: traces[0]?.result?.output ?? '0x',
+    stateDiff: types.includes('stateDiff') ? r.stateDiff : null,
+  };
   out.trace = types.includes('trace')
     ? traces.map(({ blockHash: _h, blockNumber: _n, transactionHash: _t, transactionPosition: _p, ...rest }) => rest)
     : [];
   if (txHash) out.transactionHash = txHash;
-  out.vmTrace = null;
+  out.vmTrace = types.includes('vmTrace') ? r.vmTrace : null;
   return out;
 }
 
@@ -42,30 +60,39 @@ export function traceMethods(s: RpcServices): MethodTable {
   const trace = s.deps.trace;
   if (!trace) return {};
   const flags = { expensive: true };
-  const ofTx = async (h: Uint8Array): Promise<FlatTrace[] | null> => {
-    const text = await trace.traceTransaction(h, FLAT);
-    return text === null ? null : (JSON.parse(text) as FlatTrace[]);
+  const ofTx = async (h: Uint8Array, opts = FLAT): Promise<FlatTrace[] | Replayed | null> => {
+    const text = await trace.traceTransaction(h, opts);
+    return text === null ? null : (JSON.parse(text) as FlatTrace[] | Replayed);
   };
-  const ofBlock = async (blockHash: Uint8Array): Promise<{ txHash: string; result?: FlatTrace[]; error?: string }[]> =>
-    JSON.parse(await trace.traceBlock(blockHash, FLAT)) as { txHash: string; result?: FlatTrace[]; error?: string }[];
+  type BlockTrace = { txHash: string; result?: FlatTrace[] | Replayed; error?: string };
+  const ofBlock = async (blockHash: Uint8Array, opts = FLAT): Promise<BlockTrace[]> =>
+    JSON.parse(await trace.traceBlock(blockHash, opts)) as BlockTrace[];
+  const flat = (r: FlatTrace[] | Replayed | undefined): FlatTrace[] => (r === undefined ? [] : replayed(r).trace);
   return {
-    trace_transaction: method([required(hash)] as const, async ([h]) => ofTx(h), flags),
+    trace_transaction: method(
+      [required(hash)] as const,
+      async ([h]) => {
+        const r = await ofTx(h);
+        return r === null ? null : flat(r);
+      },
+      flags,
+    ),
     trace_block: method(
       [required(blockNumber)] as const,
       async ([sel]) => {
         const header = await s.blocks.header(sel);
         if (header === null) return null;
         if (header.number === 0n) return [];
-        return (await ofBlock(header.hash)).flatMap((t) => t.result ?? []);
+        return (await ofBlock(header.hash)).flatMap((t) => flat(t.result));
       },
       flags,
     ),
     trace_replayTransaction: method(
       [required(hash), required(traceTypes)] as const,
       async ([h, types]) => {
-        const traces = await ofTx(h);
-        if (traces === null) throw new RpcError('SERVER_ERROR', 'transaction not found');
-        return replay(traces, types);
+        const r = await ofTx(h, replayOptions(types));
+        if (r === null) throw new RpcError('SERVER_ERROR', 'transaction not found');
+        return replay(replayed(r), types);
       },
       flags,
     ),
@@ -75,7 +102,7 @@ export function traceMethods(s: RpcServices): MethodTable {
         const header = await s.blocks.header(sel);
         if (header === null) return null;
         if (header.number === 0n) return [];
-        return (await ofBlock(header.hash)).map((t) => replay(t.result ?? [], types, t.txHash));
+        return (await ofBlock(header.hash, replayOptions(types))).map((t) => replay(replayed(t.result ?? []), types, t.txHash));
       },
       flags,
     ),
@@ -98,7 +125,7 @@ export function traceMethods(s: RpcServices): MethodTable {
           const header = await s.deps.chain.getHeaderByNumber(n);
           if (header === null) break;
           for (const t of await ofBlock(header.hash)) {
-            for (const tr of t.result ?? []) {
+            for (const tr of flat(t.result)) {
               const a = tr.action;
               const fromOk = fromSet.size === 0 || fromSet.has(a.from ?? a.address);
               const toOk =
