@@ -351,6 +351,11 @@ export class ChainService {
     return out;
   }
 
+  /** A passive WAL checkpoint between transactions (for readers that pin snapshots; ChainStore.checkpoint). */
+  checkpoint(): boolean {
+    return this.store.checkpoint();
+  }
+
   /** Makes an open follower batch durable. */
   steady(): void {
     this.store.steady();

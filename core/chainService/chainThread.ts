@@ -66,6 +66,7 @@ export class ChainThread implements Async<ChainApi> {
   produce = (request: Parameters<ChainApi['produce']>[0]) => this.call('produce', request);
   importBlocks = async (rlps: Uint8Array[]) => unpackUpdates((await this.call('importBlocks', rlps)) as unknown as PackedHeadUpdate[]);
   steady = () => this.call('steady');
+  checkpoint = () => this.call('checkpoint');
   unwindTo = (number: bigint) => this.call('unwindTo', number);
 
   /** Finishes queued work, closes the store in the chain thread, then ends the thread. */

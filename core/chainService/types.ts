@@ -13,6 +13,7 @@ export interface ChainApi {
   produce(request: ProduceRequest): ProduceResult;
   importBlocks(rlps: Uint8Array[]): HeadUpdate[];
   steady(): void;
+  checkpoint(): boolean;
   unwindTo(number: bigint): void;
 }
 

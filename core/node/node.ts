@@ -48,7 +48,7 @@ import type { Follower, StoreServingSource } from '../sync/index.ts';
 import { blockServing, createFollower } from './follow.ts';
 import { forwardingTxPool, sharingTxPool } from '../rpcBackend/forwardingTxPool.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
-import { bytesToHex } from '../primitives/hex.ts';
+import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeBlock } from '../chain/block/index.ts';
 import { rawBlock } from '../store/read/rawBlock.ts';
 import { XoneError } from '../errors.ts';
@@ -65,8 +65,12 @@ import {
   type RpcExecutor,
 } from '../rpcPool/index.ts';
 
+/** WAL size past which the pinned read snapshot is settled (see `pinView`). */
+const WAL_SETTLE_BYTES = 64 * 1024 * 1024;
+
 export class XoneNode {
   private head: ChainHead;
+  private settling = false;
   follower: Follower | undefined;
   private serving: StoreServingSource | undefined;
   /** Settles once the execution pool has a thread ready (or failed to start, which is logged). */
@@ -144,6 +148,7 @@ export class XoneNode {
       hash: initialHead.hash,
     });
     ref.node = node;
+    node.pinView({ header: initialHead.header, hash: initialHead.hash });
     metrics.headNumber.set(Number(node.head.header.number));
 
     pool.on('pending', (p) => {
@@ -399,13 +404,37 @@ export class XoneNode {
   }
 
   /**
+   * Moves every main-thread read (RPC, pool, block serving) to the latest committed state and serves its head: one
+   * pinned snapshot (`ReadOnlyChainStore.pin`), so a head and the reads about it never disagree, even while the chain
+   * thread commits a reorg. `known` is the head just adopted (no header read when the snapshot's head is that block).
+   */
+  private pinView(known: ChainHead): void {
+    const marker = this.reader.pin();
+    if (!marker || equalBytes(marker.hash, known.hash)) this.head = known;
+    else {
+      const row = this.reader.getHeaderByHash(marker.hash);
+      this.head = row ? { header: ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp), hash: row.hash } : known;
+    }
+    // A pin held at every moment keeps the WAL from starting over: past a size, let the writer checkpoint and move
+    // the pin to a snapshot of the checkpointed file (ReadOnlyChainStore.settle).
+    if (!this.settling && this.reader.walBytes() > WAL_SETTLE_BYTES) {
+      this.settling = true;
+      void this.chain
+        .checkpoint()
+        .then(() => this.reader.settle(this.head.hash))
+        .catch(() => undefined)
+        .finally(() => (this.settling = false));
+    }
+  }
+
+  /**
    * Makes `update` the served head: pool nonces, metrics, RPC events (filters, subscriptions). `prime` false skips the
    * RPC encoding cache (a follower's block that a later block of the same batch replaces as head at once).
    */
   private adopt(update: HeadUpdate, prime = true): void {
     const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
     const previous = this.head;
-    this.head = { header, hash: update.hash };
+    this.pinView({ header, hash: update.hash });
     const removedLogs = update.reorg ? this.adoptReorg(update.reorg, previous) : [];
     const t = update.timings;
     logSlowBlock(
@@ -508,7 +537,7 @@ export class XoneNode {
       head: () => this.head.header,
       reloadHead: async () => {
         const h = await this.chain.head();
-        this.head = { header: h.header, hash: h.hash };
+        this.pinView({ header: h.header, hash: h.hash });
         this.pool.onNewHead();
       },
       produceBlock: (timestamp, edits) => this.produceBlock(timestamp, edits),

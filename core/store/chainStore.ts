@@ -336,6 +336,18 @@ export class ChainStore extends ChainReader {
     else this.runDurable(`set ${name}`, () => this.writes.setHead(name, number, hash));
   }
 
+  /**
+   * A passive WAL checkpoint (copies committed pages into the database file as far as readers allow), between
+   * transactions only. Readers that keep a snapshot pinned ask for it (`ReadOnlyChainStore.settle`). Returns false
+   * when a transaction is open (nothing done).
+   */
+  checkpoint(): boolean {
+    this.assertOpen();
+    if (this.db.inTransaction) return false;
+    this.db.pragma('wal_checkpoint(PASSIVE)');
+    return true;
+  }
+
   /** Makes any open batch durable, then closes files and the connection. */
   close(): void {
     if (this.closed) return;

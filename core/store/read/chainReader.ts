@@ -39,18 +39,25 @@ type Stmt = BetterSqlite3.Statement;
 
 /** Read access to one connection (owning or read-only). */
 export class ChainReader {
-  protected readonly stmts: Record<'blockByHash' | 'canonicalHash' | 'tx' | 'head' | 'senders' | 'canonicalRange', Stmt>;
+  protected stmts!: Record<'blockByHash' | 'canonicalHash' | 'tx' | 'head' | 'senders' | 'canonicalRange', Stmt>;
   /** Statements over tables of later migrations, prepared on first use (a reader may open an older datadir). */
   private readonly later = new Map<string, Stmt>();
-  private readonly logStmts: LogStatements;
+  private logStmts!: LogStatements;
   private readonly logFaults: LogScanFaults;
 
   constructor(
-    protected readonly db: BetterSqlite3.Database,
+    protected db: BetterSqlite3.Database,
     protected readonly segments: SegmentReader,
     protected readonly defaultDeadlineMs: number,
     faults: ReaderFaults = {},
   ) {
+    this.useConnection(db);
+    this.logFaults = faults.logRowDelayMs ? { rowDelayMs: faults.logRowDelayMs } : {};
+  }
+
+  /** Reads through `db` from now on (a read-only handle moving its pinned snapshot to its other connection). */
+  protected useConnection(db: BetterSqlite3.Database): void {
+    this.db = db;
     bindConnection(this, db);
     this.stmts = {
       blockByHash: db.prepare('SELECT * FROM blocks WHERE hash = ?'),
@@ -63,7 +70,7 @@ export class ChainReader {
       ),
     };
     this.logStmts = prepareLogStatements(db);
-    this.logFaults = faults.logRowDelayMs ? { rowDelayMs: faults.logRowDelayMs } : {};
+    this.later.clear();
   }
 
   /** A deadline for one read: `ms` or the default. */
