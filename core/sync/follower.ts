@@ -62,7 +62,9 @@ export interface PeerInfo {
 
 /** Errors that are ours (the store), not the peer's: the follower stops on them. */
 function isLocalFailure(err: unknown): boolean {
-  return err instanceof XoneError && (err.code.startsWith('STORE_') || err.code.startsWith('NODE_'));
+  return (
+    err instanceof XoneError && (err.code.startsWith('STORE_') || err.code.startsWith('NODE_') || err.code.startsWith('CHAIN_THREAD_'))
+  );
 }
 
 /** Whether `peer`'s head is a chain heavier than ours (by total difficulty; by height when either side lacks it). */
@@ -265,8 +267,12 @@ export class Follower {
         if (err.code === 'SYNC_PEER_TIMEOUT' && err.meta.what === 'blocks') this.strike(p, err);
         return;
       }
-      this.log.error('Sync stopped', { error: err instanceof Error ? err.message : String(err) });
-      throw err;
+      if (isLocalFailure(err) || !(err instanceof XoneError)) {
+        this.log.error('Sync stopped', { error: err instanceof Error ? err.message : String(err) });
+        throw err;
+      }
+      // Anything else the chain refused from this peer (a fork deeper than side chains are kept, …): set it aside.
+      this.drop(p, new SyncError('SYNC_PEER_BAD_BLOCK', `peer ${p.source.id}: ${err.message}`, { peer: p.source.id, cause: err.code }));
     }
   }
 
@@ -329,7 +335,7 @@ export class Follower {
         peer,
         new SyncError('SYNC_PEER_BAD_RESPONSE', `peer ${peer.source.id} claims a heavier chain than the blocks it serves`, {
           peer: peer.source.id,
-          td: peer.head.td?.toString(),
+          td: String(peer.head.td),
         }),
       );
     } else if (!equalBytes(this.head.hash, headBefore)) peer.strikes = 0;
@@ -343,7 +349,8 @@ export class Follower {
       peer: peer.source.id,
       ancestor: ancestor.toString(),
       ours: (this.head as TargetHead).number.toString(),
-      theirs: (peer.head as SyncHead).number.toString(),
+      // peer.head may be gone by now (a status poll failed meanwhile): report the height we asked about.
+      theirs: height.toString(),
     });
     return { number: ancestor, hash: ancestorHash };
   }
@@ -401,7 +408,8 @@ export class Follower {
       if (p.head.number > target) target = p.head.number;
     }
     const p = this.meter.take(this.head.number, target, live);
-    if (p.blocksPerSec === 0 && p.head >= p.target) return;
+    // Level with the best peer: nothing to report (a signer among signers is level almost always).
+    if (p.head >= p.target) return;
     if (this.deps.onProgress) this.deps.onProgress(p);
     else
       this.log.info('Sync progress', {

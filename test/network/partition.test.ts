@@ -13,7 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import WebSocket from 'ws';
 import { ethereumHeaderCodec } from '../../core/chain/header/index.ts';
 import { signTransaction } from '../../core/chain/transaction/index.ts';
@@ -46,8 +46,20 @@ let nonce = 0n;
 beforeAll(async () => {
   net = await startNetwork(5, PERIOD);
   clique = new CliqueEngine({ config: { period: PERIOD, epoch: 30_000 } });
-  await waitHeads(net.nodes, (h) => sameHead(h) && h[0].number >= 3, 40 * SLOT_MS, 'network running');
+  await waitHeads(net.nodes, (h) => sameHead(h) && h[0].number >= 3, 40 * SLOT_MS, 'network running').catch((err: unknown) => {
+    dumpLogs();
+    throw err;
+  });
 }, 300_000);
+
+/** Prints every node's warnings and errors (a failed run explains itself). */
+function dumpLogs(): void {
+  for (const n of net.nodes)
+    console.log(
+      `node ${n.index}:`,
+      n.lines.filter((l) => Number(l.level) >= 40).map((l) => JSON.stringify(l).slice(0, 400)),
+    );
+}
 
 afterAll(async () => {
   await net?.close();
@@ -131,24 +143,25 @@ async function canonicalEverywhere(number: number, hash: string): Promise<void> 
   }
 }
 
-/** Splits, seals on both sides for `slots`, heals; returns what the heal has to undo and keep. */
+/**
+ * Splits, seals on both sides for `slots`, and returns what the heal has to undo and keep: the minority's heads, the
+ * majority's head, and the majority's chain above the split point except its tip (blocks durable on the winning side:
+ * none may be lost; the tip alone may still lose a race inside the majority, as any fresh block may).
+ */
 async function splitAndSeal(slots: number, minoritySend: boolean) {
   const before = await minorityCanSeal();
-  const majorityHeads = await subscribe(0, 'newHeads');
   net.proxy.partition([MAJORITY, MINORITY]);
   let sent: string | undefined;
   if (minoritySend) sent = (await call<string>(net.nodes[MINORITY[0]].url, 'eth_sendRawTransaction', [loggerCall()])) ?? undefined;
   await sleep(slots * SLOT_MS);
   const minorityHeads = await Promise.all(MINORITY.map((i) => headOf(net.nodes[i])));
   const majorityHead = (await headOf(net.nodes[0])) as HeadInfo;
-  majorityHeads.close();
-  return {
-    before,
-    sent,
-    minorityHeads,
-    majorityHead,
-    durable: majorityHeads.events.map((e) => e.result as { number: string; hash: string }),
-  };
+  const durable: { number: number; hash: string }[] = [];
+  for (let n = before.number + 1; n < majorityHead.number; n++) {
+    const b = await call<{ hash: string }>(net.nodes[0].url, 'eth_getBlockByNumber', ['0x' + n.toString(16), false]);
+    if (b) durable.push({ number: n, hash: b.hash });
+  }
+  return { before, sent, minorityHeads, majorityHead, durable };
 }
 
 describe('network partition: 5 signers, split 3/2, heal', () => {
@@ -156,6 +169,7 @@ describe('network partition: 5 signers, split 3/2, heal', () => {
     'behavior: both sides seal; after the heal all converge within 3 slots on one head and state root; logs are removed; nothing durable is lost; the gateway never serves the dropped branch',
     { timeout: 300_000 },
     async () => {
+      onTestFailed(dumpLogs);
       const logs = await subscribe(MINORITY[0], 'logs', { address: LOGGER });
       const gateway = await startGatewayFor(MINORITY[0]);
       try {
@@ -207,7 +221,7 @@ describe('network partition: 5 signers, split 3/2, heal', () => {
         expect({ ...removed.result, removed: false }).toEqual(added.result);
         expect(dropped.has(String(removed.result.blockHash))).toBe(true);
         // Every head the majority announced during the split is canonical on every node.
-        for (const h of durable) await canonicalEverywhere(Number(h.number), h.hash);
+        for (const h of durable) await canonicalEverywhere(h.number, h.hash);
         for (const hash of dropped) expect(await call(net.nodes[MINORITY[0]].url, 'eth_getBlockByHash', [hash, false])).not.toBeNull();
         // The dropped transaction went back to the pool and is mined on the winning chain.
         const receipt = await waitFor(
@@ -261,7 +275,7 @@ describe('network partition: 5 signers, split 3/2, heal', () => {
         `partition heal with SIGKILLs of ${victims.join(', ')}: converged at ${heads[0].number} (majority head ${majorityHead.number})`,
       );
       expect(new Set(heads.map((h) => h.stateRoot)).size).toBe(1);
-      for (const h of durable) await canonicalEverywhere(Number(h.number), h.hash);
+      for (const h of durable) await canonicalEverywhere(h.number, h.hash);
     },
   );
 });
@@ -276,15 +290,24 @@ async function waitFor<T>(fn: () => T | Promise<T>, ms: number, what: string): P
   }
 }
 
-/** `eth_getBlockByNumber('latest')` through the gateway. */
+/** `eth_getBlockByNumber('latest')` through the gateway (retried: a loaded host may drop a connection). */
 async function gatewayLatest(url: string): Promise<{ hash: string; number: string }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] }),
-  });
-  const json = (await res.json()) as { result: { hash: string; number: string } };
-  return json.result;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const json = (await res.json()) as { result?: { hash: string; number: string }; error?: { message: string } };
+      if (json.result) return json.result;
+      if (attempt >= 5) throw new Error(`gateway answered ${JSON.stringify(json)}`);
+    } catch (err) {
+      if (attempt >= 5) throw err;
+    }
+    await sleep(100);
+  }
 }
 
 /** `xone-gateway` (its own process) in front of node `i` alone. */

@@ -118,7 +118,14 @@ export async function startNetwork(size: number, period: number): Promise<Networ
     nodes[i] = node;
     return node;
   };
-  await Promise.all(keys.map((_, i) => launch(i)));
+  try {
+    await Promise.all(keys.map((_, i) => launch(i)));
+  } catch (err) {
+    // One node could not start: stop the others, leave nothing running.
+    for (const n of nodes) n?.proc.kill('SIGKILL');
+    await proxy.close();
+    throw err;
+  }
   return {
     nodes,
     proxy,
