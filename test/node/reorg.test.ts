@@ -153,7 +153,7 @@ async function subscribe(params: unknown[]): Promise<{ events: Record<string, un
 }
 
 describe('a reorg as clients of the node see it', () => {
-  it('behavior: newHeads, removed logs (subscription and filter), null receipt, the transaction back in the pool', async () => {
+  it('behavior: newHeads, removed logs (subscription and filter), null receipt, the transaction back in the pool, safe and finalized on the new branch', async () => {
     const a2 = bytesToHex(sources.a.status().head.hash);
     await until(async () => (await rpc<{ hash: string }>('eth_getBlockByNumber', ['latest', false])).hash === a2);
     const receiptA = await rpc<{ blockHash: string; logs: { topics: string[] }[] }>('eth_getTransactionReceipt', [bytesToHex(logTx.hash)]);
@@ -181,6 +181,11 @@ describe('a reorg as clients of the node see it', () => {
     expect(await rpc('eth_getTransactionByHash', [bytesToHex(logTx.hash)])).toMatchObject({ blockHash: null });
     // latest reads agree with the new head: the sender's nonce is B's (0: B has no transaction).
     expect(await rpc('eth_getTransactionCount', [accounts[1].address, 'latest'])).toBe('0x0');
+    // safe = head - 1 is B's block 2 (not A's); finalized = head - (floor(3/2) + 1) = block 1, below the fork.
+    const b2 = await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x2', false]);
+    expect(b2.hash).not.toBe(a2);
+    expect(await rpc('eth_getBlockByNumber', ['safe', false])).toMatchObject({ hash: b2.hash });
+    expect(await rpc('eth_getBlockByNumber', ['finalized', false])).toMatchObject({ number: '0x1' });
     heads.close();
     logs.close();
   });
