@@ -83,7 +83,7 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   analyses.set(evm, new WeakMap());
   const internals = evm as unknown as { _opcodeMap: OpcodeEntry[]; common: CommonLike };
   installWordOps(internals._opcodeMap);
-  installStackOps(internals._opcodeMap);
+  installStackOps(internals._opcodeMap, internals.common);
   installSyncMemoryGas(internals._opcodeMap, internals.common);
   (evm as unknown as { runInterpreter: unknown }).runInterpreter = runFrame;
   return { enabled: true };

@@ -8,7 +8,7 @@
  * are the library's.
  */
 import { EVMError } from '@ethereumjs/evm';
-import type { OpcodeEntry, RunState } from './internals.ts';
+import type { CommonLike, OpcodeEntry, RunState } from './internals.ts';
 
 interface StackArray {
   _store: bigint[];
@@ -102,14 +102,15 @@ function jumpi(library: Handler): Handler {
 }
 
 /**
- * PUSH1-32 from the pushed words of the code analysis, as the library's handler does when the analysis exists; its
- * two EIP lookups (6800, 7864: code-chunk gas) matter only with `chargeCodeAccesses`, which takes the library's
- * handler, as do a missing analysis and a full stack (its overflow error).
+ * PUSH1-32 from the pushed words of the code analysis, as the library's handler does when the analysis exists. Its
+ * two EIP lookups per PUSH (6800, 7864: Verkle code-chunk gas) are answered once, when the table is installed: on a
+ * fork with either, PUSH keeps the library's handler (`installStackOps`). A missing analysis and a full stack (its
+ * overflow error) take the library's handler too.
  */
 function push(library: Handler): Handler {
   return (rs, common) => {
     const s = rs.stack;
-    if (rs.env.chargeCodeAccesses === true || rs.shouldDoJumpAnalysis || s._len >= s._maxHeight) return library(rs, common);
+    if (rs.shouldDoJumpAnalysis || s._len >= s._maxHeight) return library(rs, common);
     s._store[s._len++] = rs.cachedPushes[rs.programCounter] as bigint;
     rs.programCounter += rs.opCode - 0x5f;
   };
@@ -145,14 +146,14 @@ const REPLACEMENTS: ReadonlyArray<readonly [number, Handler]> = [
 const WRAPPERS: ReadonlyArray<readonly [number, (library: Handler) => Handler]> = [
   [0x56, jump],
   [0x57, jumpi],
-  ...Array.from({ length: 32 }, (_, i) => [0x60 + i, push] as const),
 ];
+const PUSHES: ReadonlyArray<readonly [number, (library: Handler) => Handler]> = Array.from({ length: 32 }, (_, i) => [0x60 + i, push]);
 
 /**
- * Swaps the handlers above into one EVM's opcode table. An entry whose shape is not the library's (another code,
- * async) is left alone.
+ * Swaps the handlers above into one EVM's opcode table, for its `common`'s fork (a hardfork change rebuilds the
+ * table with the library's handlers). An entry whose shape is not the library's (another code, async) is left alone.
  */
-export function installStackOps(opcodeMap: OpcodeEntry[]): void {
+export function installStackOps(opcodeMap: OpcodeEntry[], common: CommonLike): void {
   const swap = (code: number, make: (library: Handler) => Handler): void => {
     const entry = opcodeMap[code];
     if (entry === undefined || entry.opcodeInfo.code !== code || entry.opcodeInfo.isAsync) return;
@@ -162,4 +163,5 @@ export function installStackOps(opcodeMap: OpcodeEntry[]): void {
   };
   for (const [code, handler] of REPLACEMENTS) swap(code, () => handler);
   for (const [code, wrap] of WRAPPERS) swap(code, wrap);
+  if (!common.isActivatedEIP(6800) && !common.isActivatedEIP(7864)) for (const [code, wrap] of PUSHES) swap(code, wrap);
 }
