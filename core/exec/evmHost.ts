@@ -9,9 +9,12 @@ import type { Fork } from '../chain/forks.ts';
 import type { JournaledState } from '../state/journaledState.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { commonFor } from './hardfork.ts';
+import { blake2fPrecompile } from './evm/blake2fPrecompile.ts';
 import { enableFastInterpreter } from './evm/fastInterpreter.ts';
 import { EvmStateManager } from './evmStateManager.ts';
 import type { BlockEnv } from './types.ts';
+
+const BLAKE2F_ADDRESS = '0000000000000000000000000000000000000009';
 
 /** The block object shape @ethereumjs/evm reads (types.d.ts `Block`). */
 export interface EvmBlock {
@@ -72,6 +75,7 @@ export class EvmHost {
       bn254: new NobleBN254(),
       ...(customPrecompiles ? { customPrecompiles } : {}),
     });
+    useOwnPrecompiles(this.evm, common);
     // Decision 0027: the library's loop and frame runner cost more than the opcodes on contract calls.
     if (!libraryLoop) enableFastInterpreter(this.evm);
     this.precompiles = new Set([...this.evm.precompiles].filter(([, fn]) => fn !== undefined).map(([addr]) => addr));
@@ -108,6 +112,18 @@ export class EvmHostCache {
       this.hosts.set(key, host);
     }
     return host;
+  }
+}
+
+/**
+ * BLAKE2F on our WebAssembly F (evm/blake2fPrecompile.ts, issue #18) wherever this EVM runs the library's, at 0x09
+ * or where eth_simulateV1 moved it; same checks, gas and output.
+ */
+function useOwnPrecompiles(evm: EVM, common: ReturnType<typeof commonFor>): void {
+  const library = getActivePrecompiles(common).get(BLAKE2F_ADDRESS);
+  if (library === undefined) return;
+  for (const [address, fn] of evm.precompiles) {
+    if (fn === library) evm.precompiles.set(address, blake2fPrecompile as unknown as typeof library);
   }
 }
 

@@ -1,11 +1,13 @@
 /**
  * `bench:exec --only compute` (issue #18): the compute programs of computePrograms.ts run as one message each on
  * our EVM (the fast interpreter, decision 0027) and on @ethereumjs/evm's own loop, in the same process, alternating
- * per round so load drift hits both alike. Both run over the same in-memory state; both must return the same word
- * and use the same gas, or the run fails.
+ * per round so load drift hits both alike; the peer keeps the library's own BLAKE2F precompile as well. Both run over
+ * the same in-memory state; both must return the same word and use the same gas, or the run fails.
  */
+import { getActivePrecompiles } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import { EvmHost } from '../../exec/evmHost.ts';
+import { commonFor } from '../../exec/hardfork.ts';
 import type { BlockEnv } from '../../exec/types.ts';
 import { EMPTY_ACCOUNT } from '../../state/account.ts';
 import { JournaledState } from '../../state/journaledState.ts';
@@ -93,6 +95,9 @@ export async function benchCompute(opts: { rounds: number; scale: number; only?:
   const seed = new JournaledState(new MemoryState());
   const fastHost = new EvmHost(1337n, 'Shanghai', seed);
   const libHost = new EvmHost(1337n, 'Shanghai', seed, { libraryLoop: true });
+  // The peer is the library as shipped: its own BLAKE2F too (EvmHost puts ours at 0x09).
+  const b2f = '0000000000000000000000000000000000000009';
+  libHost.evm.precompiles.set(b2f, getActivePrecompiles(commonFor(1337n, 'Shanghai')).get(b2f)!);
   const figures: ComputeFigure[] = [];
   for (const p of programs) {
     // Warm-up, one each (JIT, code analysis), also the correctness check.
