@@ -88,6 +88,11 @@ describe('flood against a real node', () => {
       ),
     );
     const refusals = burst.filter((r) => r && (r.json as { error?: { code: number } }).error?.code === -32005);
+    // On a busy host the watchdog may be shedding load when the burst comes: that refusal is -32005 too, at once, but
+    // HTTP 200 without Retry-After (docs/errors.md); the pool's own refusals are 429 + Retry-After.
+    const isShed = (r: (typeof burst)[number]) =>
+      (r?.json as { error?: { message?: string } }).error?.message?.includes('shedding') === true;
+    const poolRefusals = refusals.filter((r) => !isShed(r));
     attackers.abort();
     await Promise.all(running);
 
@@ -100,6 +105,7 @@ describe('flood against a real node', () => {
         slots,
         attacks,
         refusals: refusals.length,
+        shed: refusals.length - poolRefusals.length,
         busy: metrics.get('xone_rpc_pool_busy_workers'),
         loopLagMs: metrics.get('xone_loop_lag_ms'),
       }),
@@ -116,13 +122,16 @@ describe('flood against a real node', () => {
     expect(under.head.p50).toBeLessThan(Math.max(50, base.head.p50 * 5));
     expect(under.head.max).toBeLessThan(2_000);
     // The victim's cheap calls were answered, not starved behind the attackers' endless ones (30 s each).
-    expect(loaded.callErrors).toEqual([]);
+    expect(loaded.callErrors.filter((e) => !JSON.stringify(e).includes('shedding'))).toEqual([]);
     expect(under.call.n).toBeGreaterThan(5);
     expect(under.call.max).toBeLessThan(15_000);
     // The excess was refused at once (within the 1 s the burst waited) with -32005, HTTP 429 and a Retry-After.
     expect(refusals.length).toBeGreaterThanOrEqual(5);
-    expect(refusals[0]?.status).toBe(429);
-    expect(Number(refusals[0]?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    for (const r of poolRefusals) {
+      expect(r?.status).toBe(429);
+      expect(Number(r?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    for (const r of refusals.filter(isShed)) expect(r?.status).toBe(200);
 
     // The attackers hung up: their running and queued work stops well before the 30 s budget.
     const stopBy = Date.now() + 10_000;

@@ -51,7 +51,9 @@ const opts = (client = 'a', signal = new AbortController().signal) => ({
   gasCap: 50_000_000n,
 });
 
-describe('RPC execution pool', () => {
+// Each test starts its own worker threads (each loads the EVM and opens the datadir): CPU-bound start-up that a busy
+// host stretches past the suite's 30 s default, so the tests get more; the bounds inside them stay as they are.
+describe('RPC execution pool', { timeout: 120_000 }, () => {
   it('default: eth_call, estimateGas and a revert run in a worker over the datadir', async () => {
     const pool = await startPool({ workers: 2 });
     const exec = pooledExecutionView(pool, 5_000);

@@ -22,9 +22,11 @@ describe('LoopLagProbe', () => {
       await sleep(120);
       const before = heartbeat.lastBeatUs();
       expect(before).toBeGreaterThan(0n);
+      // A busy host can make the loop late on its own before the block: read only what is logged after it starts.
+      const logged = logger.records.length;
       spin(300);
       await sleep(120);
-      const stall = logger.records.find((r) => r.msg.startsWith('event loop stall '));
+      const stall = logger.records.slice(logged).find((r) => r.msg.startsWith('event loop stall '));
       expect(stall?.level).toBe('warn');
       expect(Number(stall?.ctx.lag_ms)).toBeGreaterThanOrEqual(200);
       expect(stall?.msg).toBe(`event loop stall ${stall?.ctx.lag_ms} ms`);
