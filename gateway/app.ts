@@ -7,6 +7,9 @@ import { readLimited } from './middleware/rpcBody/readLimited.ts';
 import { requestContext } from './middleware/requestContext/requestContext.ts';
 import { createRpcPostHandler, type PipelineDeps, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
 import { onError } from './onError.ts';
+import { parseCidr, type Cidr } from './address/ip.ts';
+import { resolveIdentity } from './middleware/identity/resolveIdentity.ts';
+import { answerUsage, type UsageRouteDeps } from './usage/answerUsage.ts';
 
 /** Everything the app is built from: the pipeline's parts plus how the runtime names the client's address. */
 export interface AppDeps extends PipelineDeps {
@@ -40,6 +43,26 @@ export function createApp(deps: AppDeps, answerPost: RpcPostHandler = createRpcP
   app.options('*', (c) => c.body(null, 204, preflightHeaders(c.req.raw.headers, deps.config.cache.bypassHeader)));
   app.post('/', post);
   app.post('/v1/:key', post);
+  const usage = deps.usage;
+  if (usage) {
+    const trustedProxies = deps.config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
+    // requireKey false here: a keyless read is refused by answerUsage itself, with a message that says why.
+    const identity = { tiers: deps.config.tiers, verifier: deps.verifier, trustedProxies };
+    const usageRoute = { usage, limiter: deps.limiter, resolve: (h, k, r) => resolveIdentity(h, k, r, identity) } satisfies UsageRouteDeps;
+    const getUsage = async (c: Context<GatewayEnv>): Promise<Response> => {
+      const raw = c.req.raw;
+      const a = await answerUsage(usageRoute, {
+        headers: raw.headers,
+        pathKey: c.req.param('key'),
+        remote: deps.remoteAddress(c),
+        days: c.req.query('days'),
+      });
+      const headers = { ...a.headers, ...corsHeaders(raw.headers), 'X-Request-Id': c.get('requestId'), 'content-type': 'application/json' };
+      return new Response(a.body, { status: a.status, headers });
+    };
+    app.get('/usage', getUsage);
+    app.get('/v1/:key/usage', getUsage);
+  }
   app.get('/health', (c) => {
     const upstreams = deps.pool.upstreams.map((u) => ({ name: u.name, head: u.head, fit: deps.pool.unfitReason(u) ?? 'ok' }));
     const ok = upstreams.some((u) => u.fit === 'ok');

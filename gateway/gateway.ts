@@ -22,6 +22,9 @@ import { startHealthProbe } from './upstream/healthProbe.ts';
 import type { ForwardResult } from './upstream/pool.ts';
 import { UpstreamPool } from './upstream/pool.ts';
 import type { FetchLike } from './upstream/upstream.ts';
+import { MemoryUsageStore } from './usage/memoryUsageStore.ts';
+import type { UsageStore } from './usage/types.ts';
+import { UsageRecorder } from './usage/usageRecorder.ts';
 
 /** The runtime-specific parts a gateway is built from (Node adapter: ioredis backends; Workers: Durable Objects). */
 export interface GatewayPorts {
@@ -35,6 +38,8 @@ export interface GatewayPorts {
   /** Shared L2 cache tier. */
   sharedCache?: CacheStore;
   keyStore?: KeyStore;
+  /** Where per-key usage is kept (Redis on Node). Absent: this instance's memory. */
+  usageStore?: UsageStore;
   random?: () => number;
 }
 
@@ -47,6 +52,10 @@ export interface Gateway {
   tracker: HeadTracker;
   limiter: RateLimiter;
   verifier?: KeyVerifier;
+  /** Per-key usage accounting (GET /usage, the admin's GET /keys/:id/usage). */
+  usage: UsageRecorder;
+  /** Where per-call log lines go (HTTP and WebSocket). */
+  sink: LogSink;
   /** Starts health probes and head polling. */
   start(): void;
   close(): Promise<void>;
@@ -84,6 +93,7 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
         negativeTtlMs: config.identity.negativeKeyCacheTtlMs,
       })
     : undefined;
+  const usage = new UsageRecorder({ store: ports.usageStore ?? new MemoryUsageStore(), metrics });
   const appDeps: AppDeps = {
     config,
     pool,
@@ -92,6 +102,7 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
     coalescer: new Coalescer<ForwardResult>(),
     limiter,
     verifier,
+    usage,
     metrics,
     sink: ports.sink,
     remoteAddress: ports.remoteAddress,
@@ -107,12 +118,15 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
     tracker,
     limiter,
     verifier,
+    usage,
+    sink: ports.sink,
     start() {
       stops.push(startHealthProbe(pool, metrics, config.health.intervalMs));
       if (config.cache.enabled) stops.push(startHeadPoller(pool, tracker, config.head));
     },
     async close() {
       for (const s of stops) s();
+      await usage.close();
       await limiter.close?.();
       await pool.close();
     },

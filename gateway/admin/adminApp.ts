@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import { constantTimeEqual } from '../keys/hash.ts';
 import type { KeyService } from '../keys/keyService.ts';
 import { KeyPolicyError } from '../keys/validatePolicy.ts';
+import { parseUsageDays, usageReport } from '../usage/usageReport.ts';
+import type { UsageRecorder } from '../usage/usageRecorder.ts';
 
 /** What the admin app serves. */
 export interface AdminDeps {
@@ -9,6 +11,8 @@ export interface AdminDeps {
   keys?: KeyService;
   /** Prometheus text exposition (the Node adapter passes prom-client's registry). */
   metricsText?: () => Promise<string>;
+  /** Per-key usage (GET /keys/:id/usage). */
+  usage?: UsageRecorder;
 }
 
 /** The longest overlap a rotation may ask for (a year): longer is a typo, not a policy. */
@@ -32,7 +36,7 @@ async function jsonBody(req: Request): Promise<Record<string, unknown>> {
  * The admin API, on its own port with its own bearer token (compared in constant time): key CRUD (create returns the
  * key once), revoke, rotate with an overlap window, and /metrics. GET /health needs no token.
  */
-export function createAdminApp({ token, keys, metricsText }: AdminDeps): Hono {
+export function createAdminApp({ token, keys, metricsText, usage }: AdminDeps): Hono {
   const app = new Hono();
   app.get('/health', (c) => c.json({ ok: true }));
   app.use('*', async function adminAuth(c, next) {
@@ -45,6 +49,16 @@ export function createAdminApp({ token, keys, metricsText }: AdminDeps): Hono {
     app.get('/keys', async (c) => c.json(await keys.list()));
     // Every field is validated (types, ranges, unknown fields) by KeyService: a 400 names the first bad one.
     app.post('/keys', async (c) => c.json(await keys.create(await jsonBody(c.req.raw)), 201));
+    if (usage) {
+      // Any key's usage, revoked ones included (billing outlives the key); the same report the key holder gets.
+      app.get('/keys/:id/usage', async (c) => {
+        const days = parseUsageDays(c.req.query('days'));
+        if (typeof days === 'string') throw new KeyPolicyError(days, 'days');
+        const record = (await keys.list()).find((k) => k.id === c.req.param('id'));
+        if (!record) throw new KeyPolicyError(`id: no key ${c.req.param('id').slice(0, 64)}`, 'id');
+        return c.json(usageReport(record.id, record.tier, await usage.read(record.id, days)));
+      });
+    }
     app.post('/keys/:id/revoke', async (c) => c.json(await keys.revoke(c.req.param('id'))));
     app.post('/keys/:id/rotate', async (c) => {
       const body = await jsonBody(c.req.raw);

@@ -28,6 +28,11 @@ export interface GatewayMetrics {
   redisError(): void;
   /** xone_gateway_connections_refused_total{reason}: a connection closed at once (per-IP cap, WebSocket caps). */
   connectionRefused(reason: 'per_ip' | 'ws_per_ip' | 'ws_per_key'): void;
+  /**
+   * xone_gateway_usage_calls_total{tier,outcome} and xone_gateway_usage_compute_units_total{tier}: usage per tier
+   * (never per key; per-key usage is served by GET /usage).
+   */
+  usage(tier: string, outcome: 'admitted' | 'refused' | 'other', computeUnits: number): void;
 }
 
 /** Metrics that record nothing (tests, or a runtime without a sink). */
@@ -44,4 +49,5 @@ export const noopMetrics: GatewayMetrics = {
   httpResponse() {},
   redisError() {},
   connectionRefused() {},
+  usage() {},
 };

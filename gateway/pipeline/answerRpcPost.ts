@@ -17,6 +17,7 @@ import type { GatewayMetrics } from '../metrics/types.ts';
 import type { LogSink } from '../middleware/callLog/callLog.ts';
 import type { CallDeps } from '../middleware/dispatch/handleCall.ts';
 import type { RateLimiter } from '../ratelimit/types.ts';
+import type { UsageRecorder } from '../usage/usageRecorder.ts';
 
 /** What the pipeline is built from (the composition root, gateway.ts, assembles these). */
 export interface PipelineDeps extends Omit<CallDeps, 'cacheConfig' | 'callTimeoutMs' | 'head'> {
@@ -24,6 +25,8 @@ export interface PipelineDeps extends Omit<CallDeps, 'cacheConfig' | 'callTimeou
   head: HeadView;
   limiter: RateLimiter;
   verifier?: KeyVerifier;
+  /** Per-key usage accounting; absent in tests that build a bare pipeline. */
+  usage?: UsageRecorder;
   metrics: GatewayMetrics;
   sink: LogSink;
   random?: () => number;
@@ -120,6 +123,7 @@ export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () 
     // closed request"), never as the 500 its aborted body read would otherwise become, so it stays out of 5xx alerts.
     const status = input.clientGone?.() ? CLIENT_CLOSED : answer.status;
     logCalls(logOptions, { status, rpc, who, requestId, totalMs: now() - startedAt });
+    if (rpc) deps.usage?.record(who, rpc.calls);
     return answer;
   };
 }

@@ -82,6 +82,18 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     labelNames: ['reason'],
     ...r,
   });
+  const usageCalls = new Counter({
+    name: 'xone_gateway_usage_calls_total',
+    help: 'Calls per tier by outcome (admitted, refused by the limiter, other: not charged)',
+    labelNames: ['tier', 'outcome'],
+    ...r,
+  });
+  const usageUnits = new Counter({
+    name: 'xone_gateway_usage_compute_units_total',
+    help: 'Compute units (method weights) charged per tier',
+    labelNames: ['tier'],
+    ...r,
+  });
   const metrics: GatewayMetrics = {
     call(method, outcome, cacheResult, seconds) {
       calls.inc({ method, outcome, cache: cacheResult });
@@ -104,6 +116,10 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     httpResponse: (status) => responses.inc({ code: String(status) }),
     redisError: () => redisErrors.inc(),
     connectionRefused: (reason) => refused.inc({ reason }),
+    usage(tier, outcome, units) {
+      usageCalls.inc({ tier, outcome });
+      if (units > 0) usageUnits.inc({ tier }, units);
+    },
   };
   return { metrics, registry };
 }

@@ -22,6 +22,7 @@ import { createRedis, waitReady } from './redisClient.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
 import { RedisLimiter } from './redisLimiter.ts';
 import { RedisSharedHead } from './redisSharedHead.ts';
+import { RedisUsageStore } from './redisUsageStore.ts';
 import { startNewHeadsFeed } from './newHeadsFeed.ts';
 import { attachWsProxy } from './wsProxy.ts';
 
@@ -102,6 +103,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     if (config.cache.redis) ports.sharedCache = new RedisCache(redis, config.redis.prefix);
     keyStore = new RedisKeyStore(redis, config.redis.prefix, config.redis.url);
     ports.keyStore = keyStore;
+    ports.usageStore = new RedisUsageStore(redis, config.redis.prefix);
   }
   const gateway = createGateway(config, ports);
   const stopFeeds: (() => void)[] = [];
@@ -147,7 +149,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
   const metricsText = () => prom.registry.metrics();
   let admin: Server | undefined;
   if (config.admin.port !== 0 || config.admin.token) {
-    const adminApp = createAdminApp({ token: config.admin.token, keys, metricsText });
+    const adminApp = createAdminApp({ token: config.admin.token, keys, metricsText, usage: gateway.usage });
     admin = serve({ fetch: adminApp.fetch, hostname: config.admin.host, port: config.admin.port }) as Server;
     await new Promise<void>((resolve) => (admin?.listening ? resolve() : admin?.once('listening', () => resolve())));
   }

@@ -81,7 +81,7 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
       socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\r\n');
       return;
     }
-    const session = new WsSession(who, { config, limiter: gw.limiter, metrics });
+    const session = new WsSession(who, { config, limiter: gw.limiter, metrics, usage: gw.usage, sink: gw.sink });
     const presented = extractKey(headers, pathKey);
     wss.handleUpgrade(req, socket, head, (client) => {
       if (keyId) count(perKey, keyId, 1);
@@ -117,6 +117,7 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
       up.on('error', closeBoth);
       client.on('close', closeBoth);
       client.on('error', closeBoth);
+      client.once('close', () => session.close());
       // Messages are gated in arrival order: each waits for the previous verdict so ids cannot overtake.
       let queue = Promise.resolve();
       client.on('message', (data) => {

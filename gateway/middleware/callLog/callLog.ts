@@ -19,7 +19,10 @@ export interface CallLogOptions {
 
 /** One answered request, as the log needs it. */
 export interface AnsweredRequest {
+  /** The HTTP status (ignored for WebSocket messages). */
   status: number;
+  /** WebSocket calls are logged with `transport: "ws"` and no HTTP status, and count no HTTP response. */
+  transport?: 'http' | 'ws';
   rpc: RpcRequest | undefined;
   who: Identity | undefined;
   requestId: string;
@@ -40,13 +43,17 @@ function outcomeOf(call: RpcCall): 'ok' | 'rpc_error' | 'refused' | 'invalid' | 
  * metrics. The API key never appears: only its id. The client address is truncated (IPv4 /24, IPv6 /48).
  */
 export function logCalls({ sink, metrics, successSampleRate = 0.01, random = Math.random }: CallLogOptions, done: AnsweredRequest): void {
-  const { status, rpc, who, requestId, totalMs } = done;
-  metrics.httpResponse(status);
+  const { rpc, who, requestId, totalMs } = done;
+  const ws = done.transport === 'ws';
+  const status = ws ? null : done.status;
+  if (!ws) metrics.httpResponse(done.status);
+  const transport = ws ? { transport: 'ws' } : {};
   const calls = rpc?.calls ?? [];
   if (calls.length === 0) {
     sink({
       ts: new Date().toISOString(),
       request_id: requestId,
+      ...transport,
       batch_index: null,
       key_id: who?.key?.id ?? null,
       ip: who?.ipLog ?? null,
@@ -67,6 +74,7 @@ export function logCalls({ sink, metrics, successSampleRate = 0.01, random = Mat
     sink({
       ts: new Date().toISOString(),
       request_id: requestId,
+      ...transport,
       batch_index: rpc?.isBatch ? call.index : null,
       key_id: who?.key?.id ?? null,
       ip: who?.ipLog ?? null,
