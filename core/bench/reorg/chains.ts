@@ -1,7 +1,10 @@
 /**
- * The chains bench:reorg switches between, sealed by real Clique signers (three, so any block can be in or out of
- * turn): a trunk A whose every block is sealed out of turn (weight 1), and for each depth d a branch B_d off A's block
- * at height |A| − d, d + 1 blocks sealed in turn (weight 2), so B_d outweighs A and a node on A reorgs d blocks deep.
+ * The chains bench:reorg switches between, sealed by real Clique signers (three, in the snapshot's order): a trunk A
+ * whose every block is sealed in turn (weight 2), and for each depth d a branch B_d off A's block at height |A| − d of
+ * 2d + 1 blocks sealed out of turn (weight 1). B_d's first 2d blocks weigh at most A's last d (equal at a greater
+ * height: no reorg, geth's tie-break), so they are stored as side blocks; its last block outweighs A, and a node on A
+ * reorgs d blocks deep onto 2d + 1. (In-turn branch blocks cannot work: with three signers the in-turn signer of a
+ * height is the one that sealed the parent on the other branch, and a heavier first block would reorg at once.)
  * Every block carries `txsPerBlock` transfers. Built with the node's own chain service in scratch datadirs.
  */
 import { mkdtempSync } from 'node:fs';
@@ -40,7 +43,8 @@ export interface ReorgChains {
 
 /** Builds the trunk (`length` blocks) and one branch per depth, under `dir`. */
 export async function buildReorgChains(dir: string, length: number, depths: readonly number[], txsPerBlock: number): Promise<ReorgChains> {
-  const timestamp = Math.floor(Date.now() / 1000) - PERIOD * (length + 10) - 60;
+  // Every block's timestamp in the past (Clique refuses blocks from the future), the longest branch included.
+  const timestamp = Math.floor(Date.now() / 1000) - PERIOD * (length + 2 * Math.max(...depths) + 10) - 60;
   const genesisJson = cliqueGenesisJson({
     chainId: REORG_CHAIN_ID,
     period: PERIOD,
@@ -68,13 +72,13 @@ export async function buildReorgChains(dir: string, length: number, depths: read
     return out;
   };
   const trunkServices = open();
-  const trunk = await seal(trunkServices, length, false, 1n);
+  const trunk = await seal(trunkServices, length, true, 1n);
   for (const s of trunkServices) s.close();
   const branches = new Map<number, Uint8Array[]>();
   for (const d of depths) {
     const services = open();
     for (const s of services) await s.importBlocks(trunk.slice(0, length - d));
-    branches.set(d, await seal(services, d + 1, true, 2n));
+    branches.set(d, await seal(services, 2 * d + 1, false, 2n));
     for (const s of services) s.close();
   }
   return { genesisJson, genesis, trunk, branches };
