@@ -131,6 +131,23 @@ describe('stack ops in place (decision 0035)', () => {
     }
   });
 
+  it('default: gas charged lazily runs out, and reads back, where the library loop says', async () => {
+    const { fast, library } = hosts();
+    const loop = Buffer.from(computePrograms(0.0001)[0]!.code).toString('hex');
+    const programs = [
+      loop,
+      // pure ops, GAS, pure ops, GAS, RETURN both readings
+      '6001600201600302600403505a6001600201505a60005260205260406000f3',
+      // a STATICCALL to the identity precompile (returns gas to the frame), then an endless pure loop to run out
+      '60206000602060006004' + '5a' + 'fa50' + '5b6001600201505a50600d56',
+    ];
+    for (const code of programs) {
+      for (const gasLimit of [21n, 30n, 31n, 99n, 100n, 101n, 1_000n, 1_234n, 5_000n, 30_000n, 100_000n]) {
+        expect(await run(fast, code, gasLimit), `${code.slice(0, 20)}… gas ${gasLimit}`).toEqual(await run(library, code, gasLimit));
+      }
+    }
+  });
+
   it('default: exp256 is base ** exponent mod 2^256', () => {
     for (const b of EDGES) for (const e of [0n, 1n, 2n, 3n, 17n, 255n, 256n, 1000n]) expect(exp256(b, e)).toBe(b ** e % (1n << 256n));
   });

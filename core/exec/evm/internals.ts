@@ -38,6 +38,8 @@ export interface JumpAnalysis {
   jumps: Uint8Array;
   pushes: Record<number, bigint>;
   opcodesCached: OpcodeEntry[];
+  /** Ours (fastLoop.ts): per pc, the static gas the loop may charge lazily, or -1. */
+  lazyFees?: Float64Array;
 }
 
 /** The interpreter's `RunState` fields the fast paths touch. */
