@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // test/network runs alone (`npm run test:network`): five node processes need the host to themselves.
-    exclude: ['test/e2e/**/*.fixture.ts', 'test/network/**', 'node_modules/**'],
+    exclude: ['test/e2e/**/*.fixture.ts', 'test/network/**', 'node_modules/**', 'test/e2e/fixtures/**'],
     reporters: ['default', './test/support/summaryReporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
