@@ -1,18 +1,29 @@
 /**
  * The state transition of one transaction (Yellow Paper §6, with EIP-1559 fees, EIP-2930 access lists, EIP-3529
- * refunds, EIP-3651 warm coinbase, EIP-3860 initcode limit). Validity checks run first and throw `TxInvalidError`
+ * refunds, EIP-3651 warm coinbase, EIP-3860 initcode limit, EIP-4844 blob gas, EIP-6780 SELFDESTRUCT, EIP-7702
+ * authorizations, EIP-7623 calldata floor, EIP-7825 gas cap). Validity checks run first and throw `TxInvalidError`
  * without touching state; then either the fast path (value transfer to an account without code) or @ethereumjs/evm
  * runs the message, and fees settle: refund to the sender, priority fee to the coinbase, base fee burnt.
  */
 import { Account, Address } from '@ethereumjs/util';
 import { isForkActive } from '../chain/forks.ts';
+import { bytesToHex } from '../primitives/hex.ts';
 import { EMPTY_ACCOUNT, hasCode, type AccountState } from '../state/account.ts';
 import { credit, creditByKey } from './fees.ts';
 import type { JournaledState } from '../state/journaledState.ts';
 import { keyOf } from '../state/keys.ts';
 import { TxInvalidError } from './errors.ts';
 import type { EvmBlock, EvmHost } from './evmHost.ts';
-import { effectiveGasPrice, intrinsicGas, MAX_INIT_CODE_SIZE, type AccessListItem } from '../chain/transaction/index.ts';
+import {
+  effectiveGasPrice,
+  floorDataGas,
+  intrinsicGas,
+  MAX_INIT_CODE_SIZE,
+  MAX_TX_GAS,
+  type AccessListItem,
+} from '../chain/transaction/index.ts';
+import { applyAuthorizations, isDelegation } from './authorizations.ts';
+import { GAS_PER_BLOB } from './header/blobGas.ts';
 import type { Log } from '../chain/receipt/index.ts';
 import type { BlockEnv, ExecTx, TxResult } from './types.ts';
 
@@ -50,6 +61,20 @@ function invalid(
 }
 
 /** Checks that need no execution; throws TxInvalidError naming the field and both values. */
+/** The fork that introduced each transaction type. */
+const TYPE_SINCE = ['Frontier', 'Berlin', 'London', 'Cancun', 'Prague'] as const;
+
+/** Blob gas of a transaction (0 for every type but 3). */
+export function blobGasOf(tx: Pick<ExecTx, 'blobVersionedHashes'>): bigint {
+  return BigInt(tx.blobVersionedHashes?.length ?? 0) * GAS_PER_BLOB;
+}
+
+/** What validation found out: the intrinsic gas and the calldata floor the transaction pays at least. */
+interface Validated {
+  intrinsic: bigint;
+  floor: bigint;
+}
+
 function validate(
   state: JournaledState,
   env: BlockEnv,
@@ -58,11 +83,20 @@ function validate(
   senderKey: string,
   gasAvailable: bigint,
   opts: ApplyTxOptions,
-): bigint {
+): Validated {
   const fork = env.fork;
-  if (tx.type === 1 && !isForkActive(fork, 'Berlin')) throw invalid('TX_TYPE_NOT_SUPPORTED', `type 1 before Berlin (fork ${fork})`);
-  if (tx.type === 2 && !isForkActive(fork, 'London')) throw invalid('TX_TYPE_NOT_SUPPORTED', `type 2 before London (fork ${fork})`);
-  if (tx.type > 2) throw invalid('TX_TYPE_NOT_SUPPORTED', `type ${tx.type} is not supported`);
+  const since = TYPE_SINCE[tx.type];
+  if (since === undefined) throw invalid('TX_TYPE_NOT_SUPPORTED', `type ${tx.type} is not supported`);
+  if (!isForkActive(fork, since)) throw invalid('TX_TYPE_NOT_SUPPORTED', `type ${tx.type} before ${since} (fork ${fork})`);
+  if (tx.type >= 3 && tx.to === undefined) throw invalid('TX_INVALID', `type ${tx.type} transaction cannot create a contract`);
+  if (tx.type === 4 && (tx.authorizationList ?? []).length === 0) throw invalid('TX_INVALID', 'EIP-7702 transaction with empty auth list');
+  if (isForkActive(fork, 'Osaka') && tx.gasLimit > MAX_TX_GAS) {
+    throw invalid('TX_GAS_LIMIT_TOO_HIGH', `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`, {
+      field: 'gasLimit',
+      expected: `<= ${MAX_TX_GAS}`,
+      actual: tx.gasLimit.toString(),
+    });
+  }
   if (tx.gasLimit > gasAvailable) {
     throw invalid('TX_GAS_LIMIT_REACHED', `gasLimit ${tx.gasLimit} exceeds the block's remaining gas ${gasAvailable}`, {
       field: 'gasLimit',
@@ -79,13 +113,24 @@ function validate(
       actual: tx.gasLimit.toString(),
     });
   }
+  const floor = floorDataGas(tx, fork);
+  if (tx.gasLimit < floor) {
+    throw invalid('TX_FLOOR_DATA_GAS', `insufficient gas for floor data gas cost: have ${tx.gasLimit}, want ${floor}`, {
+      field: 'gasLimit',
+      expected: `>= ${floor}`,
+      actual: tx.gasLimit.toString(),
+    });
+  }
+  const blobGas = blobGasOf(tx);
+  if (tx.type === 3) checkBlobs(env, tx, blobGas);
   if (tx.to === undefined && isForkActive(fork, 'Shanghai') && tx.data.length > MAX_INIT_CODE_SIZE) {
     throw invalid('TX_INIT_CODE_TOO_LARGE', `max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INIT_CODE_SIZE}`);
   }
-  const feeCap = tx.type === 2 ? tx.maxFeePerGas : tx.gasPrice;
+  // Legacy and 2930 transactions carry their gas price in maxFeePerGas too.
+  const feeCap = tx.maxFeePerGas;
   const zeroFees = opts.noBaseFee === true && feeCap === 0n && tx.maxPriorityFeePerGas === 0n;
   if (env.baseFee !== undefined && !zeroFees) {
-    if (tx.type === 2 && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
+    if (tx.type >= 2 && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
       throw invalid('TX_TIP_ABOVE_FEE_CAP', `maxPriorityFeePerGas ${tx.maxPriorityFeePerGas} exceeds maxFeePerGas ${tx.maxFeePerGas}`);
     }
     if (feeCap < env.baseFee) {
@@ -97,7 +142,10 @@ function validate(
     }
   }
   const account = state.accountByKey(senderKey, sender) ?? EMPTY_ACCOUNT;
-  if (opts.skipNonce !== true && hasCode(account)) throw invalid('TX_SENDER_NOT_EOA', `sender 0x${keyOf(sender)} has code (EIP-3607)`);
+  // EIP-3607, with EIP-7702's exception: a delegated EOA still sends transactions.
+  if (opts.skipNonce !== true && hasCode(account) && !(isForkActive(fork, 'Prague') && isDelegation(state.getCode(sender)))) {
+    throw invalid('TX_SENDER_NOT_EOA', `sender 0x${keyOf(sender)} has code (EIP-3607)`);
+  }
   if (opts.skipNonce !== true && account.nonce !== tx.nonce) {
     throw invalid('TX_NONCE_MISMATCH', `nonce: expected ${account.nonce}, got ${tx.nonce} (sender 0x${keyOf(sender)})`, {
       field: 'nonce',
@@ -105,7 +153,7 @@ function validate(
       actual: tx.nonce.toString(),
     });
   }
-  const maxCost = tx.gasLimit * feeCap + tx.value;
+  const maxCost = tx.gasLimit * feeCap + tx.value + blobGas * (tx.maxFeePerBlobGas ?? 0n);
   if (account.balance < maxCost) {
     if (opts.skipBalance === true) {
       state.putAccount(sender, { ...account, balance: maxCost });
@@ -117,7 +165,35 @@ function validate(
       });
     }
   }
-  return intrinsic;
+  return { intrinsic, floor };
+}
+
+/** EIP-4844's per-transaction rules that depend on the block: the blob count bound and the blob fee cap. */
+function checkBlobs(env: BlockEnv, tx: ExecTx, blobGas: bigint): void {
+  const hashes = tx.blobVersionedHashes ?? [];
+  if (hashes.length === 0) throw invalid('TX_BLOB_INVALID', 'blobless blob transaction');
+  if (env.maxBlobGas !== undefined && blobGas > env.maxBlobGas) {
+    throw invalid('TX_BLOB_INVALID', `blob gas ${blobGas} exceeds the block maximum ${env.maxBlobGas}`, {
+      field: 'blobVersionedHashes',
+      expected: `<= ${env.maxBlobGas / GAS_PER_BLOB} blobs`,
+      actual: String(hashes.length),
+    });
+  }
+  for (const [i, h] of hashes.entries()) {
+    if (h[0] !== 0x01) throw invalid('TX_BLOB_INVALID', `blob ${i} has invalid hash version`);
+  }
+  const blobBaseFee = env.blobBaseFee ?? 0n;
+  if ((tx.maxFeePerBlobGas ?? 0n) < blobBaseFee) {
+    throw invalid(
+      'TX_BLOB_FEE_CAP_TOO_LOW',
+      `max fee per blob gas ${tx.maxFeePerBlobGas ?? 0n} is below the blob base fee ${blobBaseFee}`,
+      {
+        field: 'maxFeePerBlobGas',
+        expected: `>= ${blobBaseFee}`,
+        actual: String(tx.maxFeePerBlobGas ?? 0n),
+      },
+    );
+  }
 }
 
 /**
@@ -137,19 +213,22 @@ export async function applyTransaction(
   // Map keys derived once per transaction (each costs a hex encoding and a fresh string hash).
   const senderKey = keyOf(sender);
   state.checkpoint();
-  let intrinsic: bigint;
+  let validated: Validated;
   try {
-    intrinsic = validate(state, env, tx, sender, senderKey, gasAvailable, opts);
+    validated = validate(state, env, tx, sender, senderKey, gasAvailable, opts);
   } catch (err) {
     state.revert();
     throw err;
   }
   state.commit();
+  const { intrinsic } = validated;
   const price = effectiveGasPrice(tx, env.baseFee);
   // Never negative: a valid transaction pays at least the base fee; only zero-fee calls price below it.
   const minerPrice = env.baseFee === undefined || price < env.baseFee ? (env.baseFee === undefined ? price : 0n) : price - env.baseFee;
   const to = tx.to;
-  if (to !== undefined && opts.noFastPath !== true && opts.reportAccessList !== true) {
+  // The fast path is a plain value transfer: nothing that needs the EVM, blob fees or a calldata floor above 21000.
+  const plain = tx.type < 3 && validated.floor <= intrinsic;
+  if (to !== undefined && plain && opts.noFastPath !== true && opts.reportAccessList !== true) {
     const toKey = keyOf(to);
     if (!host.precompiles.has(toKey)) {
       const target = state.accountByKey(toKey, to);
@@ -157,7 +236,7 @@ export async function applyTransaction(
         return transfer(state, env, tx, { sender, senderKey, to, toKey, target }, intrinsic, price, minerPrice);
     }
   }
-  return runEvm(host, block, state, env, tx, sender, intrinsic, price, minerPrice, opts);
+  return runEvm(host, block, state, env, tx, sender, validated, price, minerPrice, opts);
 }
 
 /** The two parties of a fast-path transfer with their map keys, and the recipient as read before the transfer. */
@@ -215,11 +294,12 @@ async function runEvm(
   env: BlockEnv,
   tx: ExecTx,
   sender: Uint8Array,
-  intrinsic: bigint,
+  validated: Validated,
   price: bigint,
   minerPrice: bigint,
   opts: ApplyTxOptions,
 ): Promise<AppliedTx> {
+  const { intrinsic, floor } = validated;
   const evm = host.evm;
   const journal = evm.journal;
   const berlin = isForkActive(env.fork, 'Berlin');
@@ -240,10 +320,20 @@ async function runEvm(
       if (isForkActive(env.fork, 'Shanghai')) journal.addAlwaysWarmAddress(keyOf(env.coinbase));
     }
     const from = state.getAccount(sender) ?? EMPTY_ACCOUNT;
-    const upfront = tx.gasLimit * price;
-    await journal.putAccount(caller, toEthAccount({ ...from, balance: from.balance - upfront }));
+    // Blob gas is bought at the block's blob base fee and burnt whatever the execution does (EIP-4844).
+    const upfront = tx.gasLimit * price + blobGasOf(tx) * (env.blobBaseFee ?? 0n);
+    const authorizations = tx.authorizationList !== undefined && tx.to !== undefined;
+    // EIP-7702: the sender's nonce moves before the authorizations are applied (one signed by the sender itself
+    // names nonce + 1), so the EVM must not bump it again.
+    await journal.putAccount(
+      caller,
+      toEthAccount({ ...from, balance: from.balance - upfront, nonce: authorizations ? from.nonce + 1n : from.nonce }),
+    );
+    const authRefund = authorizations ? applyAuthorizations(host, state, env, tx.authorizationList ?? []) : 0n;
     evm.transientStorage.clear();
     const result = await evm.runCall({
+      skipNonceIncrement: authorizations,
+      blobVersionedHashes: tx.blobVersionedHashes?.map((h) => bytesToHex(h) as `0x${string}`),
       block,
       gasPrice: price,
       caller,
@@ -257,18 +347,25 @@ async function runEvm(
     let gasUsed = exec.executionGasUsed + intrinsic;
     const gasBeforeRefund = gasUsed;
     const refundQuotient = isForkActive(env.fork, 'London') ? 5n : 2n;
-    const refund = exec.gasRefund ?? 0n;
+    const refund = (exec.gasRefund ?? 0n) + authRefund;
     if (refund > 0n) {
       const cap = gasUsed / refundQuotient;
       gasUsed -= refund < cap ? refund : cap;
     }
+    // EIP-7623: a data-heavy transaction pays at least the calldata floor.
+    if (gasUsed < floor) gasUsed = floor;
     const after = state.getAccount(sender) ?? EMPTY_ACCOUNT;
     await journal.putAccount(caller, toEthAccount({ ...after, balance: after.balance + (tx.gasLimit - gasUsed) * price }));
     const minerAddress = new Address(env.coinbase);
     const miner = state.getAccount(env.coinbase) ?? EMPTY_ACCOUNT;
     await journal.putAccount(minerAddress, toEthAccount({ ...miner, balance: miner.balance + gasUsed * minerPrice }));
     if (exec.selfdestruct !== undefined) {
-      for (const addrHex of exec.selfdestruct.keys()) await journal.deleteAccount(new Address(hexAddress(addrHex)));
+      // EIP-6780: from Cancun only an account created in this same transaction is removed.
+      const created = isForkActive(env.fork, 'Cancun') ? (exec.createdAddresses ?? new Set<string>()) : undefined;
+      for (const addrHex of exec.selfdestruct.keys()) {
+        if (created !== undefined && !created.has(addrHex)) continue;
+        await journal.deleteAccount(new Address(hexAddress(addrHex)));
+      }
     }
     let accessList: AccessListItem[] | undefined;
     if (opts.reportAccessList === true && journal.accessList !== undefined) {

@@ -16,6 +16,10 @@ export type TxInvalidCode =
   | 'TX_SENDER_NOT_EOA'
   | 'TX_TYPE_NOT_SUPPORTED'
   | 'TX_INIT_CODE_TOO_LARGE'
+  | 'TX_GAS_LIMIT_TOO_HIGH'
+  | 'TX_FLOOR_DATA_GAS'
+  | 'TX_BLOB_INVALID'
+  | 'TX_BLOB_FEE_CAP_TOO_LOW'
   | 'TX_INVALID';
 
 /** A transaction that no valid block may contain. */
@@ -31,7 +35,9 @@ export type BlockInvalidCode =
   | 'BLOCK_BAD_GAS_USED'
   | 'BLOCK_BAD_LOGS_BLOOM'
   | 'BLOCK_BAD_TX'
-  | 'BLOCK_BAD_BODY';
+  | 'BLOCK_BAD_BODY'
+  | 'BLOCK_BAD_BLOB_GAS'
+  | 'BLOCK_BAD_REQUESTS';
 
 /** A block that fails validation or execution; `meta.field`, `meta.expected`, `meta.actual` say why. */
 export class BlockInvalidError extends XoneError<BlockInvalidCode> {}

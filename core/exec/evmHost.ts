@@ -11,6 +11,7 @@ import { keccak256 } from '../primitives/keccak.ts';
 import { commonFor } from './hardfork.ts';
 import { blake2fPrecompile } from './evm/blake2fPrecompile.ts';
 import { enableFastInterpreter } from './evm/fastInterpreter.ts';
+import { bls, kzg } from './evm/precompileCrypto.ts';
 import { EvmStateManager } from './evmStateManager.ts';
 import type { BlockEnv } from './types.ts';
 
@@ -67,12 +68,14 @@ export class EvmHost {
     const common = commonFor(chainId, fork);
     // KECCAK256 through our hash-wasm keccak (decision 0003) instead of the library's @noble/hashes default.
     common.customCrypto.keccak256 ??= keccak256;
+    common.customCrypto.kzg ??= kzg;
     const customPrecompiles = precompileMoves?.size ? movedPrecompiles(common, precompileMoves) : undefined;
     this.evm = new EVM({
       common,
       stateManager: this.stateManager,
       blockchain,
       bn254: new NobleBN254(),
+      bls,
       ...(customPrecompiles ? { customPrecompiles } : {}),
     });
     useOwnPrecompiles(this.evm, common);
@@ -94,7 +97,7 @@ export class EvmHost {
         prevRandao: env.prevRandao,
         gasLimit: env.gasLimit,
         baseFeePerGas: env.baseFee,
-        getBlobGasPrice: () => undefined,
+        getBlobGasPrice: () => env.blobBaseFee,
       },
     };
   }

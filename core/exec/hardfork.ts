@@ -23,6 +23,10 @@ const HARDFORK: Readonly<Record<Fork, string>> = {
   Paris: 'paris',
   Shanghai: 'shanghai',
   Cancun: 'cancun',
+  Prague: 'prague',
+  Osaka: 'osaka',
+  BPO1: 'bpo1',
+  BPO2: 'bpo2',
 };
 
 const cache = new Map<string, Common>();

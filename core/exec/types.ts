@@ -4,7 +4,7 @@
  */
 import type { Fork } from '../chain/forks.ts';
 import type { Log } from '../chain/receipt/index.ts';
-import type { AccessListItem } from '../chain/transaction/index.ts';
+import type { AccessListItem, Authorization } from '../chain/transaction/index.ts';
 
 /** The fields of a transaction the state transition reads. Legacy transactions carry gasPrice in both fee caps. */
 export interface ExecTx {
@@ -19,6 +19,11 @@ export interface ExecTx {
   value: bigint;
   data: Uint8Array;
   accessList: AccessListItem[];
+  /** Type 3 (EIP-4844). */
+  maxFeePerBlobGas?: bigint;
+  blobVersionedHashes?: Uint8Array[];
+  /** Type 4 (EIP-7702). */
+  authorizationList?: Authorization[];
 }
 
 /** Block-level context a transaction runs in. */
@@ -34,6 +39,10 @@ export interface BlockEnv {
   prevRandao: Uint8Array;
   /** Present from London on. */
   baseFee?: bigint;
+  /** Cancun on: the price of blob gas in this block (BLOBBASEFEE, blob fees). */
+  blobBaseFee?: bigint;
+  /** Cancun on: the most blob gas the block may use (blob schedule of the fork). */
+  maxBlobGas?: bigint;
   /** Hash of an ancestor by number (BLOCKHASH); undefined when out of the 256-block window or unknown. */
   blockHash(number: bigint): Uint8Array | undefined;
 }

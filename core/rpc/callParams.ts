@@ -2,7 +2,7 @@
  * Object parameters: geth's TransactionArgs (eth_call, estimateGas, createAccessList) and FilterCriteria
  * (eth_getLogs, eth_newFilter, logs subscriptions), with geth's messages. Unknown fields are ignored, as in Go.
  */
-import { type AccessListEntry } from './encode/types.ts';
+import { type AccessListEntry, type AuthorizationData } from './encode/types.ts';
 import { type CallRequest } from './interface.ts';
 import { type BlockSelector, blockNumber } from './blockParams.ts';
 import { ParamError, address, data, hash, jsonKind, quantity, uint64 } from './params.ts';
@@ -41,6 +41,22 @@ function accessList(v: unknown): AccessListEntry[] {
   });
 }
 
+function authorizationList(v: unknown): AuthorizationData[] {
+  if (!Array.isArray(v)) throw new ParamError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type []types.SetCodeAuthorization`);
+  return v.map((e) => {
+    const o = objectOf(e, 'types.SetCodeAuthorization');
+    const A = 'SetCodeAuthorization';
+    return {
+      chainId: field(o, 'chainId', A, quantity) ?? 0n,
+      address: field(o, 'address', A, address) ?? new Uint8Array(20),
+      nonce: field(o, 'nonce', A, uint64) ?? 0n,
+      yParity: field(o, 'yParity', A, quantity) ?? field(o, 'v', A, quantity) ?? 0n,
+      r: field(o, 'r', A, quantity) ?? 0n,
+      s: field(o, 's', A, quantity) ?? 0n,
+    };
+  });
+}
+
 /** geth TransactionArgs. */
 export function callRequest(v: unknown): CallRequest {
   const o = objectOf(v, 'ethapi.TransactionArgs');
@@ -61,6 +77,7 @@ export function callRequest(v: unknown): CallRequest {
     nonce: field(o, 'nonce', S, uint64),
     data: input ?? legacyData,
     accessList: field(o, 'accessList', S, accessList),
+    authorizationList: field(o, 'authorizationList', S, authorizationList),
     chainId: field(o, 'chainId', S, quantity),
   };
   const type = field(o, 'type', S, uint64);

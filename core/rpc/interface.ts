@@ -8,6 +8,7 @@
  */
 import {
   type AccessListEntry,
+  type AuthorizationData,
   type BlockData,
   type HeaderData,
   type LogData,
@@ -60,6 +61,8 @@ export interface ChainView {
   feeHistoryBlock(number: bigint): MaybePromise<FeeHistoryBlock | null>;
   /** Suggested priority fee (geth's gas price oracle); eth_gasPrice adds the head base fee. */
   suggestTip(): MaybePromise<bigint>;
+  /** The head's blob base fee (EIP-4844; eth_blobBaseFee), undefined before Cancun. Optional for partial backends. */
+  headBlobBaseFee?(): MaybePromise<bigint | undefined>;
   /** false, or progress while syncing. */
   syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
 }
@@ -92,6 +95,8 @@ export interface FeeHistoryBlock {
   gasLimit: bigint;
   /** Every transaction's effective tip and gas used, in block order. */
   txs: { tip: bigint; gasUsed: bigint }[];
+  /** Cancun on: the blob base fee of this block and of the next, blob gas used and the block's maximum. */
+  blob?: { baseFee: bigint; nextBaseFee: bigint; gasUsed: bigint; maxGas: bigint; excess: bigint };
 }
 
 /** Account state at a block (identified by its header: stateRoot and number). */
@@ -127,6 +132,8 @@ export interface CallRequest {
   nonce?: bigint;
   data?: Uint8Array;
   accessList?: AccessListEntry[];
+  /** EIP-7702 authorizations (a set-code call). */
+  authorizationList?: AuthorizationData[];
   chainId?: bigint;
   type?: number;
 }

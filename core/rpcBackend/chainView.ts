@@ -13,7 +13,8 @@ import { decodeRlp } from '../primitives/rlp.ts';
 import type { FeeHistoryBlock, ChainView, LogQuery, LogReadOptions } from '../rpc/interface.ts';
 import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData, TxLocation } from '../rpc/encode/types.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
-import { forkAt } from '../chain/forks.ts';
+import { blobParams, forkAt } from '../chain/forks.ts';
+import { blobBaseFee, expectedExcessBlobGas, GAS_PER_BLOB } from '../exec/header/blobGas.ts';
 import { Deadline, type ChainReader } from '../store/index.ts';
 import { rawBlock } from '../store/read/rawBlock.ts';
 import { blockData, headerData, receiptsData, transactionData } from './convert.ts';
@@ -97,16 +98,15 @@ export class StoreChainView implements ChainView {
       d.block.ommers.map((o) => headerHash(o)),
     );
     const td = this.totalDifficulty.of(hash);
-    // geth reports TD for proof-of-work and Clique blocks; past the merge (TD reached the terminal TD) it omits it.
-    const ttd = this.config.terminalTotalDifficulty;
-    if (td !== undefined && (ttd === undefined || td < ttd)) data.totalDifficulty = td;
+    // geth 1.13 (the version the execution-apis suites were recorded with) reports TD on every block, merged or not.
+    if (td !== undefined) data.totalDifficulty = td;
     return data;
   }
 
   getReceipts(blockHash: Uint8Array): ReceiptData[] | null {
     const d = this.decoded(blockHash);
     if (!d) return null;
-    return receiptsData(d.block, d.hash, d.senders, this.receiptsOf(d));
+    return receiptsData(d.block, d.hash, d.senders, this.receiptsOf(d), this.blobGasPrice(d.block.header));
   }
 
   getTransaction(hash: Uint8Array): { tx: TransactionData; location: TxLocation } | null {
@@ -187,7 +187,20 @@ export class StoreChainView implements ChainView {
     const receipts = this.receiptsOf(d);
     let previous = 0n;
     const fork = forkAt(this.config, Number(h.number), Number(h.timestamp));
+    const params = blobParams(this.config, fork);
     return {
+      ...(params === undefined
+        ? {}
+        : {
+            blob: {
+              baseFee: blobBaseFee(h.excessBlobGas ?? 0n, params),
+              // The next block's fee under this block's fork (a fork boundary is one block off, as geth's oracle).
+              nextBaseFee: blobBaseFee(expectedExcessBlobGas(h, this.config, fork), params),
+              gasUsed: h.blobGasUsed ?? 0n,
+              maxGas: BigInt(params.max) * GAS_PER_BLOB,
+              excess: h.excessBlobGas ?? 0n,
+            },
+          }),
       number: h.number,
       baseFeePerGas: baseFee,
       nextBaseFeePerGas: h.baseFeePerGas !== undefined ? expectedBaseFee(h, fork) : 0n,
@@ -199,6 +212,17 @@ export class StoreChainView implements ChainView {
         return { tip: effectiveGasPrice(tx, h.baseFeePerGas) - baseFee, gasUsed };
       }),
     };
+  }
+
+  /** The blob base fee of `header` (undefined before Cancun). */
+  private blobGasPrice(header: Header): bigint | undefined {
+    const params = blobParams(this.config, forkAt(this.config, Number(header.number), Number(header.timestamp)));
+    return params === undefined ? undefined : blobBaseFee(header.excessBlobGas ?? 0n, params);
+  }
+
+  /** Blob base fee at the head, as geth's eth_blobBaseFee answers (undefined before Cancun). */
+  headBlobBaseFee(): bigint | undefined {
+    return this.blobGasPrice(this.currentHead().header);
   }
 
   /** geth's oracle in short: the 60th percentile of the tips paid in the last 20 blocks, 1 gwei when there are none. */

@@ -10,6 +10,7 @@ import { bigIntToBytes } from '../primitives/hex.ts';
 import { keccak256 } from '../primitives/keccak.ts';
 import { encodeRlp } from '../primitives/rlp.ts';
 import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData } from '../rpc/encode/types.ts';
+import { GAS_PER_BLOB } from '../exec/header/blobGas.ts';
 
 export function headerData(header: Header, hash: Uint8Array): HeaderData {
   return {
@@ -31,6 +32,10 @@ export function headerData(header: Header, hash: Uint8Array): HeaderData {
     nonce: header.nonce,
     ...(header.baseFeePerGas !== undefined ? { baseFeePerGas: header.baseFeePerGas } : {}),
     ...(header.withdrawalsRoot !== undefined ? { withdrawalsRoot: header.withdrawalsRoot } : {}),
+    ...(header.blobGasUsed !== undefined ? { blobGasUsed: header.blobGasUsed } : {}),
+    ...(header.excessBlobGas !== undefined ? { excessBlobGas: header.excessBlobGas } : {}),
+    ...(header.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: header.parentBeaconBlockRoot } : {}),
+    ...(header.requestsHash !== undefined ? { requestsHash: header.requestsHash } : {}),
   };
 }
 
@@ -52,10 +57,15 @@ export function transactionData(tx: Transaction, from: Uint8Array, minedIn?: Pic
   };
   if (tx.chainId !== undefined) data.chainId = tx.chainId;
   if (tx.type !== 0) data.accessList = tx.accessList;
-  if (tx.type === 2) {
+  if (tx.type >= 2) {
     data.maxFeePerGas = tx.maxFeePerGas;
     data.maxPriorityFeePerGas = tx.maxPriorityFeePerGas;
   }
+  if (tx.type === 3) {
+    data.maxFeePerBlobGas = tx.maxFeePerBlobGas;
+    data.blobVersionedHashes = tx.blobVersionedHashes;
+  }
+  if (tx.type === 4) data.authorizationList = tx.authorizationList;
   if (minedIn !== undefined) data.effectiveGasPrice = effectiveGasPrice(tx, minedIn.baseFeePerGas);
   return data;
 }
@@ -81,8 +91,17 @@ export function blockData(
   };
 }
 
-/** Receipts with their context, and the block's logs with block-wide log indexes. */
-export function receiptsData(block: Block, hash: Uint8Array, senders: readonly Uint8Array[], receipts: readonly Receipt[]): ReceiptData[] {
+/**
+ * Receipts with their context, and the block's logs with block-wide log indexes. `blobGasPrice` is the block's blob base fee (Cancun on): blob transactions' receipts
+ * carry it with their blob gas, as geth's do.
+ */
+export function receiptsData(
+  block: Block,
+  hash: Uint8Array,
+  senders: readonly Uint8Array[],
+  receipts: readonly Receipt[],
+  blobGasPrice?: bigint,
+): ReceiptData[] {
   let previousGas = 0n;
   let logIndex = 0;
   return receipts.map((r, i) => {
@@ -116,6 +135,10 @@ export function receiptsData(block: Block, hash: Uint8Array, senders: readonly U
       contractAddress: tx.to === undefined ? createdAddress(senders[i], tx.nonce) : null,
     };
     if (r.status !== undefined) data.status = r.status;
+    if (tx.type === 3 && blobGasPrice !== undefined) {
+      data.blobGasUsed = BigInt(tx.blobVersionedHashes?.length ?? 0) * GAS_PER_BLOB;
+      data.blobGasPrice = blobGasPrice;
+    }
     if (r.postState !== undefined) data.root = r.postState;
     previousGas = r.cumulativeGasUsed;
     return data;

@@ -36,6 +36,7 @@ export function callRequestOf(req: CallRequest): ExecCallRequest {
   if (req.value !== undefined) out.value = req.value;
   if (req.data) out.data = req.data;
   if (req.accessList) out.accessList = req.accessList;
+  if (req.authorizationList) out.authorizationList = req.authorizationList;
   if (req.nonce !== undefined) out.nonce = req.nonce;
   return out;
 }

@@ -1,5 +1,5 @@
 /** The RPC's TxPoolView over the node's TxPool: decoding, geth's refusal messages, pending lookups. */
-import { decodeTransaction, type Transaction } from '../chain/transaction/index.ts';
+import { decodePooledTransaction, type Transaction } from '../chain/transaction/index.ts';
 import { CoreError, XoneError } from '../errors.ts';
 import type { TxPoolView } from '../rpc/interface.ts';
 import type { TransactionData } from '../rpc/encode/types.ts';
@@ -22,7 +22,7 @@ export class NodeTxPoolView implements TxPoolView {
    */
   async submit(tx: Uint8Array | Transaction, sender?: Uint8Array): Promise<Uint8Array> {
     try {
-      return this.pool.add(tx instanceof Uint8Array ? decodeTransaction(tx) : tx, sender).hash;
+      return this.pool.add(tx instanceof Uint8Array ? decodePooledTransaction(tx) : tx, sender).hash;
     } catch (err) {
       // Every refusal (bad encoding, static rule, pool rule) reaches the wire as -32000 with geth's message.
       if (err instanceof XoneError) throw new CoreError('TXPOOL_REJECTED', err.message, { reason: err.code });

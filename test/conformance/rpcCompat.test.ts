@@ -65,6 +65,19 @@ describe('xone rpc-compat', () => {
     expect(r.code).toBe(0);
   });
 
+  it('default: the execution-apis Cancun suite passes but for the one case the London suite records the other way', async () => {
+    // eth_getProof with storage key "0x01": the London suite (geth 1.11) answers the key as given, "0x01"; the Cancun
+    // suite (geth 1.13) as a quantity, "0x1". Same request, two answers: the node keeps the London one (no regression).
+    const cancun = conformancePath('execution-apis-cancun');
+    const count = listIoFiles(cancun).length;
+    expect(count).toBe(76);
+    const r = await xone('rpc-compat', '--tests', cancun);
+    const failures = r.out.split('\n').filter((l) => l.startsWith('FAIL '));
+    expect(failures).toEqual(['FAIL eth_getProof/get-account-proof-with-storage']);
+    expect(r.out).toContain('result.storageProof[0].key: got "0x01", want "0x1"');
+    expect(r.out).toMatch(new RegExp(`^${count - 1} passed, 1 failed$`, 'm'));
+  }, 120_000);
+
   it('behavior: several round trips per file, error messages ignored, speconly shape-only; wrong answers fail with a diff', async () => {
     const head = roundTrip('eth_blockNumber/simple-test.io');
     const chainId = roundTrip('eth_chainId/get-chain-id.io');

@@ -29,7 +29,7 @@ describe('GeneralStateTests stExample through `xone statetest`', () => {
   });
 
   it('default: every London and Shanghai post entry passes', async () => {
-    const { code, out } = await statetest(ST_EXAMPLE);
+    const { code, out } = await statetest('--fork', 'London,Shanghai', ST_EXAMPLE);
     expect(out).not.toContain('FAIL');
     expect(out).toMatch(/^76 passed, 0 failed$/m);
     expect(code).toBe(0);
@@ -46,7 +46,7 @@ describe('GeneralStateTests stExample through `xone statetest`', () => {
     if (entry === undefined) throw new Error('fixture shape changed');
     entry.hash = `0x${'11'.repeat(32)}`;
     writeFileSync(join(dir, 'broken.json'), JSON.stringify(json));
-    const { code, out } = await statetest(dir);
+    const { code, out } = await statetest('--fork', 'London,Shanghai', dir);
     expect(out).toMatch(/FAIL .*add11\/London\/0.*stateRoot: expected 0x1111.*, got 0xe8010ce5/);
     expect(out).toMatch(/^1 passed, 1 failed$/m);
     expect(code).toBe(1);

@@ -83,7 +83,7 @@ beforeAll(async () => {
     },
   );
   anvil = { url: `http://127.0.0.1:${port}`, child };
-  ours = await startDevNode(['--period', '1']);
+  ours = await startDevNode(['--period', '1', '--hardfork', 'shanghai']);
   for (let i = 0; ; i++) {
     if ((await rpc(anvil.url, 'eth_chainId').catch(() => ({ error: 1 }))).error === undefined) break;
     if (i > 200) throw new Error('anvil did not start');

@@ -62,7 +62,9 @@ describe('eth blocks and transactions', () => {
     expect(Object.keys(b).sort()).toEqual(
       [
         'baseFeePerGas',
+        'blobGasUsed',
         'difficulty',
+        'excessBlobGas',
         'extraData',
         'gasLimit',
         'gasUsed',
@@ -72,8 +74,10 @@ describe('eth blocks and transactions', () => {
         'mixHash',
         'nonce',
         'number',
+        'parentBeaconBlockRoot',
         'parentHash',
         'receiptsRoot',
+        'requestsHash',
         'sha3Uncles',
         'size',
         'stateRoot',

@@ -3,7 +3,15 @@
  * CheckConfigForkOrder); the glacier forks (difficulty-bomb delays only) and mergeNetsplitBlock are optional.
  * Settings we cannot honour are refused by name instead of being silently ignored.
  */
-import type { BlockFork, ChainConfig, CliqueConfig, TimeFork } from '../forks.ts';
+import {
+  BLOB_FORKS,
+  type BlobFork,
+  type BlobParams,
+  type BlockFork,
+  type ChainConfig,
+  type CliqueConfig,
+  type TimeFork,
+} from '../forks.ts';
 import { GenesisError } from './errors.ts';
 import { asObject, onlyKeys, parseBool, parseBytes, parseSmallUint, parseUint, type JsonObject } from './jsonFields.ts';
 
@@ -28,7 +36,24 @@ const BLOCK_FORKS: readonly { key: string; fork: BlockFork | undefined; optional
 const TIME_FORKS: readonly { key: string; fork: TimeFork }[] = [
   { key: 'shanghaiTime', fork: 'Shanghai' },
   { key: 'cancunTime', fork: 'Cancun' },
+  { key: 'pragueTime', fork: 'Prague' },
+  { key: 'osakaTime', fork: 'Osaka' },
+  { key: 'bpo1Time', fork: 'BPO1' },
+  { key: 'bpo2Time', fork: 'BPO2' },
 ];
+
+/** geth's keys of forks after the newest this node runs: refused naming the fork, never ignored. */
+const LATER_FORKS: Readonly<Record<string, string>> = {
+  bpo3Time: 'BPO3',
+  bpo4Time: 'BPO4',
+  bpo5Time: 'BPO5',
+  amsterdamTime: 'Amsterdam',
+  verkleTime: 'Verkle',
+  enableVerkleAtGenesis: 'Verkle',
+};
+
+/** `blobSchedule` keys (geth's lower-case fork names). */
+const BLOB_SCHEDULE_KEYS: Readonly<Record<string, BlobFork>> = Object.fromEntries(BLOB_FORKS.map((f) => [f.toLowerCase(), f]));
 
 const KNOWN = new Set([
   'chainId',
@@ -41,7 +66,41 @@ const KNOWN = new Set([
   'eip150Hash',
   'daoForkBlock',
   'daoForkSupport',
+  'blobSchedule',
+  'depositContractAddress',
 ]);
+
+function parseBlobSchedule(value: unknown): Partial<Record<BlobFork, BlobParams>> {
+  const obj = asObject(value, 'config.blobSchedule');
+  const schedule: Partial<Record<BlobFork, BlobParams>> = {};
+  for (const [key, entry] of Object.entries(obj)) {
+    const fork = BLOB_SCHEDULE_KEYS[key];
+    const where = `config.blobSchedule.${key}`;
+    if (fork === undefined) {
+      throw new GenesisError('GENESIS_UNSUPPORTED', `genesis: ${where}: fork ${key} is not supported by this node (it runs up to BPO2)`, {
+        key: where,
+      });
+    }
+    const e = asObject(entry, where);
+    onlyKeys(e, new Set(['target', 'max', 'baseFeeUpdateFraction']), where);
+    for (const k of ['target', 'max', 'baseFeeUpdateFraction']) {
+      if (e[k] === undefined)
+        throw new GenesisError('GENESIS_MISSING_FIELD', `genesis: ${where}.${k} is required`, { key: `${where}.${k}` });
+    }
+    const params: BlobParams = {
+      target: parseSmallUint(e.target, `${where}.target`),
+      max: parseSmallUint(e.max, `${where}.max`),
+      baseFeeUpdateFraction: parseUint(e.baseFeeUpdateFraction, `${where}.baseFeeUpdateFraction`, 64),
+    };
+    if (params.target > params.max || params.baseFeeUpdateFraction === 0n) {
+      throw new GenesisError('GENESIS_BAD_FIELD', `genesis: ${where}: target must not exceed max and baseFeeUpdateFraction must be > 0`, {
+        key: where,
+      });
+    }
+    schedule[fork] = params;
+  }
+  return schedule;
+}
 
 function parseClique(value: unknown): CliqueConfig {
   const obj = asObject(value, 'config.clique');
@@ -121,6 +180,18 @@ function parseForks(obj: JsonObject, config: ChainConfig): void {
 /** Parses and validates the `config` object of a geth genesis.json. */
 export function parseChainConfig(value: unknown): ChainConfig {
   const obj = asObject(value, 'config');
+  for (const [key, fork] of Object.entries(LATER_FORKS)) {
+    if (obj[key] !== undefined && obj[key] !== null && obj[key] !== false) {
+      throw new GenesisError(
+        'GENESIS_UNSUPPORTED',
+        `genesis: config.${key}: fork ${fork} is not supported by this node (it runs up to BPO2)`,
+        {
+          key: `config.${key}`,
+          fork,
+        },
+      );
+    }
+  }
   onlyKeys(obj, KNOWN, 'config');
   if (obj.chainId === undefined)
     throw new GenesisError('GENESIS_MISSING_FIELD', 'genesis: config.chainId is required', { key: 'config.chainId' });
@@ -141,13 +212,17 @@ export function parseChainConfig(value: unknown): ChainConfig {
       });
   }
   if (obj.eip150Hash !== undefined) parseBytes(obj.eip150Hash, 'config.eip150Hash', 32);
+  if (obj.blobSchedule !== undefined && obj.blobSchedule !== null) config.blobSchedule = parseBlobSchedule(obj.blobSchedule);
+  if (obj.depositContractAddress !== undefined && obj.depositContractAddress !== null) {
+    config.depositContractAddress = parseBytes(obj.depositContractAddress, 'config.depositContractAddress', 20);
+  }
   if (obj.daoForkSupport !== undefined && parseBool(obj.daoForkSupport, 'config.daoForkSupport')) {
     throw new GenesisError('GENESIS_UNSUPPORTED', 'genesis: config.daoForkSupport (the mainnet DAO state change) is not supported', {
       key: 'config.daoForkSupport',
     });
   }
   if (obj.daoForkBlock !== undefined && obj.daoForkBlock !== null) parseSmallUint(obj.daoForkBlock, 'config.daoForkBlock');
-  if ((config.forkTimes.Shanghai !== undefined || config.forkTimes.Cancun !== undefined) && config.forkBlocks.London === undefined) {
+  if (Object.keys(config.forkTimes).length > 0 && config.forkBlocks.London === undefined) {
     throw new GenesisError('GENESIS_FORK_ORDER', 'genesis: config.shanghaiTime requires config.londonBlock', {
       key: 'config.shanghaiTime',
     });

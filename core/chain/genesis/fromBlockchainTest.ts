@@ -1,12 +1,14 @@
 /**
  * Genesis of an ethereum/tests BlockchainTests case: the header is rebuilt from `pre` (state root by the trie) and the
- * fork's rules (empty roots, baseFee from London, withdrawalsRoot from Shanghai), taking only the free choices
- * (coinbase, gas limit, timestamp, extra data, mix hash, nonce, difficulty, base fee) from `genesisBlockHeader`;
+ * fork's rules (empty roots, baseFee from London, withdrawalsRoot from Shanghai, the empty requestsHash from Prague),
+ * taking only the free choices (coinbase, gas limit, timestamp, extra data, mix hash, nonce, difficulty, base fee,
+ * Cancun's blob gas fields and parent beacon root) from `genesisBlockHeader`;
  * then every field is compared with the fixture's header, and a difference is a GENESIS_MISMATCH naming the field.
  */
 import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { configWithForkFromGenesis, isForkActive, TEST_FORK_ALIASES, type ChainConfig, type Fork } from '../forks.ts';
 import { headerFromTestJson } from '../header/testJson.ts';
+import { EMPTY_REQUESTS_HASH } from '../block/requests.ts';
 import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, type Header } from '../header/types.ts';
 import { parseAlloc, type GenesisAlloc } from './alloc.ts';
 import { GenesisError } from './errors.ts';
@@ -50,6 +52,12 @@ export function genesisFromBlockchainTest(testCase: { network: string; genesisBl
   };
   if (isForkActive(fork, 'London')) header.baseFeePerGas = declared.baseFeePerGas;
   if (isForkActive(fork, 'Shanghai')) header.withdrawalsRoot = EMPTY_TRIE_ROOT;
+  if (isForkActive(fork, 'Cancun')) {
+    header.blobGasUsed = declared.blobGasUsed;
+    header.excessBlobGas = declared.excessBlobGas;
+    header.parentBeaconBlockRoot = declared.parentBeaconBlockRoot;
+  }
+  if (isForkActive(fork, 'Prague')) header.requestsHash = EMPTY_REQUESTS_HASH;
   for (const key of Object.keys({ ...header, ...declared }) as (keyof Header)[]) {
     const ours = header[key];
     const theirs = declared[key];

@@ -6,6 +6,7 @@
  */
 import { bigIntToBytes, padLeft } from '../../primitives/hex.ts';
 import { forkAt, isForkActive, type ChainConfig } from '../forks.ts';
+import { EMPTY_REQUESTS_HASH } from '../block/requests.ts';
 import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, type Header } from '../header/types.ts';
 import { parseAlloc, type GenesisAlloc } from './alloc.ts';
 import { parseChainConfig } from './chainConfig.ts';
@@ -38,6 +39,8 @@ const TOP_KEYS = new Set([
   'gasUsed',
   'parentHash',
   'baseFeePerGas',
+  'excessBlobGas',
+  'blobGasUsed',
 ]);
 
 /** Parses a genesis.json (text or already-parsed value). */
@@ -71,11 +74,6 @@ export function parseGenesis(input: string | unknown): Genesis {
   if (difficulty === -1n) difficulty = mixHash.every((b) => b === 0) ? DEFAULT_GENESIS_DIFFICULTY : 0n;
 
   const fork = forkAt(config, Number(number), Number(timestamp));
-  if (isForkActive(fork, 'Cancun')) {
-    throw new GenesisError('GENESIS_UNSUPPORTED', 'genesis: Cancun active at genesis (blob header fields) is not supported', {
-      key: 'config.cancunTime',
-    });
-  }
   const header: Header = {
     parentHash: bytes('parentHash', 32) ?? new Uint8Array(32),
     ommersHash: EMPTY_OMMERS_HASH,
@@ -100,5 +98,18 @@ export function parseGenesis(input: string | unknown): Genesis {
     });
   }
   if (isForkActive(fork, 'Shanghai')) header.withdrawalsRoot = EMPTY_TRIE_ROOT;
+  if (isForkActive(fork, 'Cancun')) {
+    // geth's ToBlock: zero unless given; no beacon chain precedes a genesis block.
+    header.blobGasUsed = uint('blobGasUsed', 64, 0n);
+    header.excessBlobGas = uint('excessBlobGas', 64, 0n);
+    header.parentBeaconBlockRoot = new Uint8Array(32);
+  } else {
+    for (const key of ['blobGasUsed', 'excessBlobGas']) {
+      if (obj[key] !== undefined && obj[key] !== null) {
+        throw new GenesisError('GENESIS_BAD_FIELD', `genesis: ${key} is set but Cancun is not active at genesis`, { key });
+      }
+    }
+  }
+  if (isForkActive(fork, 'Prague')) header.requestsHash = EMPTY_REQUESTS_HASH;
   return { config, genesisHeader: header, alloc };
 }

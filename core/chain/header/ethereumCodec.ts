@@ -1,7 +1,9 @@
 /**
- * Ethereum's header RLP: 15 fields up to Berlin, 16 with London's baseFeePerGas, 17 with Shanghai's withdrawalsRoot
+ * Ethereum's header RLP: 15 fields up to Berlin, 16 with London's baseFeePerGas, 17 with Shanghai's withdrawalsRoot,
+ * 20 with Cancun's blobGasUsed, excessBlobGas and parentBeaconBlockRoot, 21 with Prague's requestsHash
  * (https://github.com/ethereum/go-ethereum/blob/master/core/types/block.go). Each field is checked for size and
- * canonical form, and errors name it (`header.stateRoot`). Later forks' fields (Cancun blobs) are refused by count.
+ * canonical form, and errors name it (`header.stateRoot`). Optional fields are positional: one is present only with
+ * every field before it.
  */
 import { bigIntToBytes } from '../../primitives/hex.ts';
 import { encodeRlp, expectBytes, expectList, expectUint, type RlpInput, type RlpItem } from '../../primitives/rlp.ts';
@@ -30,11 +32,24 @@ export function ethereumHeaderFields(h: Header): RlpInput[] {
     h.mixHash,
     h.nonce,
   ];
-  if (h.baseFeePerGas !== undefined) fields.push(bigIntToBytes(h.baseFeePerGas));
-  else if (h.withdrawalsRoot !== undefined) {
-    throw new HeaderError('HEADER_BAD_FIELD', 'header.withdrawalsRoot requires header.baseFeePerGas', { field: 'withdrawalsRoot' });
+  const optional: [string, RlpInput | undefined][] = [
+    ['baseFeePerGas', h.baseFeePerGas === undefined ? undefined : bigIntToBytes(h.baseFeePerGas)],
+    ['withdrawalsRoot', h.withdrawalsRoot],
+    ['blobGasUsed', h.blobGasUsed === undefined ? undefined : bigIntToBytes(h.blobGasUsed)],
+    ['excessBlobGas', h.excessBlobGas === undefined ? undefined : bigIntToBytes(h.excessBlobGas)],
+    ['parentBeaconBlockRoot', h.parentBeaconBlockRoot],
+    ['requestsHash', h.requestsHash],
+  ];
+  let last = -1;
+  for (const [i, [, value]] of optional.entries()) if (value !== undefined) last = i;
+  for (let i = 0; i <= last; i++) {
+    const [name, value] = optional[i] as [string, RlpInput | undefined];
+    if (value === undefined) {
+      const later = (optional[last] as [string, unknown])[0];
+      throw new HeaderError('HEADER_BAD_FIELD', `header.${later} requires header.${name}`, { field: later });
+    }
+    fields.push(value);
   }
-  if (h.withdrawalsRoot !== undefined) fields.push(h.withdrawalsRoot);
   return fields;
 }
 
@@ -59,16 +74,23 @@ export function decodeEthereumHeaderFields(items: RlpItem[]): Header {
   };
   if (items.length > 15) header.baseFeePerGas = expectUint(items[15], 'header.baseFeePerGas', 32);
   if (items.length > 16) header.withdrawalsRoot = hash(items, 16, 'withdrawalsRoot');
+  if (items.length > 17) header.blobGasUsed = expectUint(items[17], 'header.blobGasUsed', 8);
+  if (items.length > 18) header.excessBlobGas = expectUint(items[18], 'header.excessBlobGas', 8);
+  if (items.length > 19) header.parentBeaconBlockRoot = hash(items, 19, 'parentBeaconBlockRoot');
+  if (items.length > 20) header.requestsHash = hash(items, 20, 'requestsHash');
   return header;
 }
 
-/** The default codec: Ethereum mainnet headers through Shanghai. */
+/** Field counts a header may have: up to Berlin, London, Shanghai, Cancun, Prague (Osaka adds none). */
+const FIELD_COUNTS: ReadonlySet<number> = new Set([15, 16, 17, 20, 21]);
+
+/** The default codec: Ethereum mainnet headers through Osaka. */
 export const ethereumHeaderCodec: HeaderCodec = {
   name: 'ethereum',
   decode(item: RlpItem, rlp?: Uint8Array): Header {
     const items = expectList(item, 'header');
-    if (items.length < 15 || items.length > 17) {
-      throw new HeaderError('HEADER_FIELD_COUNT', `header: expected 15 to 17 fields (Frontier to Shanghai), got ${items.length}`, {
+    if (!FIELD_COUNTS.has(items.length)) {
+      throw new HeaderError('HEADER_FIELD_COUNT', `header: expected 15, 16, 17, 20 or 21 fields (Frontier to Osaka), got ${items.length}`, {
         fields: items.length,
       });
     }

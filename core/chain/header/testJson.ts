@@ -53,5 +53,9 @@ export function headerFromTestJson(obj: Json): { header: Header; hash?: Uint8Arr
   };
   if (obj.baseFeePerGas !== undefined) header.baseFeePerGas = uint(obj, 'baseFeePerGas');
   if (obj.withdrawalsRoot !== undefined) header.withdrawalsRoot = bytes(obj, 'withdrawalsRoot', 32);
+  if (obj.blobGasUsed !== undefined) header.blobGasUsed = uint(obj, 'blobGasUsed');
+  if (obj.excessBlobGas !== undefined) header.excessBlobGas = uint(obj, 'excessBlobGas');
+  if (obj.parentBeaconBlockRoot !== undefined) header.parentBeaconBlockRoot = bytes(obj, 'parentBeaconBlockRoot', 32);
+  if (obj.requestsHash !== undefined) header.requestsHash = bytes(obj, 'requestsHash', 32);
   return { header, hash: obj.hash === undefined ? undefined : bytes(obj, 'hash', 32) };
 }

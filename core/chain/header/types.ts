@@ -1,6 +1,7 @@
 /**
- * The block header as the Yellow Paper (section 4.3) defines it, with London's `baseFeePerGas` (EIP-1559) and
- * Shanghai's `withdrawalsRoot` (EIP-4895). Integer fields are bigints, as on `Transaction`. A decoded header keeps
+ * The block header as the Yellow Paper (section 4.3) defines it, with London's `baseFeePerGas` (EIP-1559),
+ * Shanghai's `withdrawalsRoot` (EIP-4895), Cancun's `blobGasUsed`/`excessBlobGas` (EIP-4844) and
+ * `parentBeaconBlockRoot` (EIP-4788), and Prague's `requestsHash` (EIP-7685). Integer fields are bigints, as on `Transaction`. A decoded header keeps
  * its exact RLP in `rlp`, so hashing never re-encodes; treat headers as immutable values (build a new object, without
  * `rlp`, to change one).
  */
@@ -32,6 +33,14 @@ export interface Header {
   baseFeePerGas?: bigint;
   /** Shanghai onwards. */
   withdrawalsRoot?: Uint8Array;
+  /** Cancun onwards: blob gas the block's transactions used (EIP-4844). */
+  blobGasUsed?: bigint;
+  /** Cancun onwards: the running excess over the blob gas target, which prices blob gas. */
+  excessBlobGas?: bigint;
+  /** Cancun onwards (EIP-4788); on a Clique chain 32 zero bytes (decision 0033). */
+  parentBeaconBlockRoot?: Uint8Array;
+  /** Prague onwards: sha256 commitment to the block's execution-layer requests (EIP-7685). */
+  requestsHash?: Uint8Array;
   /** The exact RLP this header was decoded from (absent on headers built in code). */
   rlp?: Uint8Array;
 }

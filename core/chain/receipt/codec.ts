@@ -54,7 +54,7 @@ function decodeStatus(item: RlpItem, what: string): Pick<Receipt, 'status' | 'po
 }
 
 function checkType(type: number, what: string): TxType {
-  if (type !== 0 && type !== 1 && type !== 2)
+  if (type !== 0 && type !== 1 && type !== 2 && type !== 3 && type !== 4)
     throw new ReceiptError('RECEIPT_UNKNOWN_TYPE', `${what}: unknown receipt type ${type}`, { what, type });
   return type;
 }

@@ -1,16 +1,18 @@
 /**
- * Transaction envelopes (EIP-2718) to and from bytes: legacy RLP lists, EIP-2930 (0x01 || rlp) and EIP-1559
- * (0x02 || rlp). Decoding is strict — canonical RLP, exact field counts, integers without leading zeros and within
+ * Transaction envelopes (EIP-2718) to and from bytes: legacy RLP lists, EIP-2930 (0x01 || rlp), EIP-1559
+ * (0x02 || rlp), EIP-4844 blob (0x03 || rlp, the canonical form without sidecar) and EIP-7702 set code (0x04 || rlp).
+ * Decoding is strict — canonical RLP, exact field counts, integers without leading zeros and within
  * their widths (nonce and gas are uint64, the rest uint256), addresses of 20 bytes, storage keys of 32 — and every
  * refusal is a `TxError` naming the field. A decoded Transaction owns one copy of its envelope (`raw`) and its byte
  * fields are views into that copy: it never pins the (possibly much larger) buffer it came from, structured clone
  * sends only its own bytes, and decoding allocates one buffer per transaction rather than one per field.
  */
-import { bigIntToBytes, concatBytes } from '../../primitives/hex.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bigIntToBytes, concatBytes, equalBytes } from '../../primitives/hex.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
 import { decodeRlp, encodeRlp, expectBytes, expectList, expectUint, RlpError, type RlpInput, type RlpItem } from '../../primitives/rlp.ts';
 import { TxError } from './errors.ts';
-import type { AccessListItem, Transaction, TxType } from './types.ts';
+import type { AccessListItem, Authorization, Transaction, TxType } from './types.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -32,6 +34,53 @@ export function decodeTransaction(raw: Uint8Array): Transaction {
     );
   }
   return decodeTyped(raw.slice());
+}
+
+/**
+ * Decodes a transaction as eth_sendRawTransaction receives it: like `decodeTransaction`, plus EIP-4844's network form
+ * of a blob transaction (0x03 || rlp([tx_payload_body, blobs, commitments, proofs]), or Osaka's EIP-7594 form with a
+ * wrapper version and cell proofs). The sidecar must match the transaction (one blob, commitment and proof set per
+ * versioned hash, each hash 0x01 || sha256(commitment)[1:]); it is then dropped: this network carries no blob data
+ * (decision 0033), and the canonical transaction is what blocks hold.
+ */
+export function decodePooledTransaction(raw: Uint8Array): Transaction {
+  if (raw.length < 2 || raw[0] !== 3) return decodeTransaction(raw);
+  const wrapper = rlpGuard(() => decodeRlp(raw.subarray(1)));
+  if (!Array.isArray(wrapper) || wrapper.length === 0 || !Array.isArray(wrapper[0])) {
+    throw new TxError('TX_BLOB_SIDECAR', 'blob transaction without its sidecar: send the network form (blobs, commitments, proofs)', {
+      type: 3,
+    });
+  }
+  return rlpGuard(() => {
+    const osaka = wrapper.length === 5;
+    if (wrapper.length !== 4 && !osaka) {
+      throw new TxError('TX_BLOB_SIDECAR', `blob transaction network form: expected 4 or 5 parts, got ${wrapper.length}`);
+    }
+    if (osaka && expectUint(expectBytes(wrapper[1], 'wrapperVersion'), 'wrapperVersion', 1) !== 1n) {
+      throw new TxError('TX_BLOB_SIDECAR', 'blob transaction network form: unknown wrapper version');
+    }
+    const body = encodeRlp(wrapper[0] as RlpItem[]);
+    const tx = decodeBlobTx(wrapper[0] as RlpItem[], concatBytes(Uint8Array.of(3), body));
+    const rest = wrapper.slice(osaka ? 2 : 1);
+    const [blobs, commitments, proofs] = rest.map((item, i) => expectList(item, ['blobs', 'commitments', 'proofs'][i] as string));
+    const n = tx.blobVersionedHashes?.length ?? 0;
+    const perBlob = osaka ? 128 : 1;
+    if (blobs.length !== n || commitments.length !== n || proofs.length !== n * perBlob) {
+      throw new TxError('TX_BLOB_SIDECAR', `blob transaction sidecar does not match its ${n} versioned hashes`, {
+        blobs: blobs.length,
+        commitments: commitments.length,
+        proofs: proofs.length,
+      });
+    }
+    for (const [i, c] of commitments.entries()) {
+      const versioned = sha256(expectBytes(c, `commitments[${i}]`, 48));
+      versioned[0] = 0x01;
+      if (!equalBytes(versioned, tx.blobVersionedHashes?.[i] ?? new Uint8Array(0))) {
+        throw new TxError('TX_BLOB_SIDECAR', `blob transaction sidecar: commitment ${i} does not match its versioned hash`, { index: i });
+      }
+    }
+    return tx;
+  });
 }
 
 /**
@@ -86,7 +135,15 @@ export function typedFields(tx: Transaction): RlpInput[] {
   const accessList = tx.accessList.map((e) => [e.address, e.storageKeys]);
   const head = [bigIntToBytes(tx.chainId ?? 0n), bigIntToBytes(tx.nonce)];
   const fees = tx.type === 1 ? [bigIntToBytes(tx.gasPrice)] : [bigIntToBytes(tx.maxPriorityFeePerGas), bigIntToBytes(tx.maxFeePerGas)];
-  return [...head, ...fees, bigIntToBytes(tx.gasLimit), tx.to ?? EMPTY, bigIntToBytes(tx.value), tx.data, accessList];
+  const fields: RlpInput[] = [...head, ...fees, bigIntToBytes(tx.gasLimit), tx.to ?? EMPTY, bigIntToBytes(tx.value), tx.data, accessList];
+  if (tx.type === 3) fields.push(bigIntToBytes(tx.maxFeePerBlobGas ?? 0n), tx.blobVersionedHashes ?? []);
+  if (tx.type === 4) fields.push((tx.authorizationList ?? []).map(authorizationFields));
+  return fields;
+}
+
+/** An authorization tuple as RLP fields: [chainId, address, nonce, yParity, r, s]. */
+export function authorizationFields(a: Authorization): RlpInput[] {
+  return [bigIntToBytes(a.chainId), a.address, bigIntToBytes(a.nonce), bigIntToBytes(a.yParity), bigIntToBytes(a.r), bigIntToBytes(a.s)];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -102,13 +159,16 @@ function rlpGuard<T>(decode: () => T): T {
 
 function decodeTyped(raw: Uint8Array): Transaction {
   const type = raw[0];
-  if (type !== 1 && type !== 2)
+  if (type < 1 || type > 4)
     throw new TxError('TX_TYPE_NOT_SUPPORTED', `transaction type not supported: 0x${type.toString(16).padStart(2, '0')}`, { type });
   if (raw.length === 1) throw new TxError('TX_TOO_SHORT', 'typed transaction too short: no payload', { type });
   return rlpGuard(() => {
     const payload = decodeRlp(raw.subarray(1));
     if (!Array.isArray(payload)) throw new TxError('TX_MALFORMED', `rlp: type ${type} transaction payload must be a list`, { type });
-    return type === 1 ? decodeAccessListTx(payload, raw) : decodeDynamicFeeTx(payload, raw);
+    if (type === 1) return decodeAccessListTx(payload, raw);
+    if (type === 2) return decodeDynamicFeeTx(payload, raw);
+    if (type === 3) return decodeBlobTx(payload, raw);
+    return decodeSetCodeTx(payload, raw);
   });
 }
 
@@ -242,6 +302,99 @@ function decodeDynamicFeeTx(f: RlpItem[], raw: Uint8Array): Transaction {
     v: yParity(f[9]),
     r: uint(f[10], 'r', 256),
     s: uint(f[11], 's', 256),
+    raw,
+    hash: keccak256(raw),
+  };
+}
+
+/** 20 bytes, required: blob and set-code transactions cannot create contracts. */
+function requiredTo(item: RlpItem, type: number): Uint8Array {
+  const to = toField(item);
+  if (to === undefined) {
+    throw new TxError('TX_MALFORMED', `transaction: type ${type} transaction cannot create a contract (to is required)`, {
+      field: 'to',
+      type,
+    });
+  }
+  return to;
+}
+
+function decodeBlobTx(f: RlpItem[], raw: Uint8Array): Transaction {
+  if (f.length > 0 && Array.isArray(f[0])) {
+    // The network form: only eth_sendRawTransaction takes it (decodePooledTransaction); blocks hold the canonical one.
+    throw new TxError('TX_BLOB_SIDECAR', 'blob transaction in its network form (with sidecar) where the canonical form is required', {
+      type: 3,
+    });
+  }
+  expectList(f, 'EIP-4844 transaction', 14);
+  const maxFeePerGas = uint(f[3], 'maxFeePerGas', 256);
+  const hashes = expectList(f[10], 'blobVersionedHashes').map((h, i) => {
+    const b = expectBytes(h, `blobVersionedHashes[${i}]`);
+    if (b.length !== 32) {
+      throw new TxError('TX_MALFORMED', `transaction: blobVersionedHashes[${i}] must be 32 bytes, got ${b.length}`, { index: i });
+    }
+    return b;
+  });
+  return {
+    type: 3,
+    chainId: uint(f[0], 'chainId', 256),
+    nonce: uint(f[1], 'nonce', 64),
+    gasPrice: maxFeePerGas,
+    maxPriorityFeePerGas: uint(f[2], 'maxPriorityFeePerGas', 256),
+    maxFeePerGas,
+    gasLimit: uint(f[4], 'gasLimit', 64),
+    to: requiredTo(f[5], 3),
+    value: uint(f[6], 'value', 256),
+    data: expectBytes(f[7], 'data'),
+    accessList: decodeAccessList(f[8]),
+    maxFeePerBlobGas: uint(f[9], 'maxFeePerBlobGas', 256),
+    blobVersionedHashes: hashes,
+    v: yParity(f[11]),
+    r: uint(f[12], 'r', 256),
+    s: uint(f[13], 's', 256),
+    raw,
+    hash: keccak256(raw),
+  };
+}
+
+function decodeAuthorization(item: RlpItem, i: number): Authorization {
+  const f = expectList(item, `authorizationList[${i}]`, 6);
+  const address = expectBytes(f[1], `authorizationList[${i}].address`);
+  if (address.length !== 20) {
+    throw new TxError('TX_INVALID_ADDRESS', `transaction: authorizationList[${i}].address must be 20 bytes, got ${address.length}`, {
+      index: i,
+    });
+  }
+  return {
+    chainId: uint(f[0], `authorizationList[${i}].chainId`, 256),
+    address,
+    nonce: uint(f[2], `authorizationList[${i}].nonce`, 64),
+    // geth decodes V as a uint8; the parity check is the authority recovery's (an invalid one is skipped).
+    yParity: expectUint(expectBytes(f[3], `authorizationList[${i}].yParity`), `authorizationList[${i}].yParity`, 1),
+    r: uint(f[4], `authorizationList[${i}].r`, 256),
+    s: uint(f[5], `authorizationList[${i}].s`, 256),
+  };
+}
+
+function decodeSetCodeTx(f: RlpItem[], raw: Uint8Array): Transaction {
+  expectList(f, 'EIP-7702 transaction', 13);
+  const maxFeePerGas = uint(f[3], 'maxFeePerGas', 256);
+  return {
+    type: 4,
+    chainId: uint(f[0], 'chainId', 256),
+    nonce: uint(f[1], 'nonce', 64),
+    gasPrice: maxFeePerGas,
+    maxPriorityFeePerGas: uint(f[2], 'maxPriorityFeePerGas', 256),
+    maxFeePerGas,
+    gasLimit: uint(f[4], 'gasLimit', 64),
+    to: requiredTo(f[5], 4),
+    value: uint(f[6], 'value', 256),
+    data: expectBytes(f[7], 'data'),
+    accessList: decodeAccessList(f[8]),
+    authorizationList: expectList(f[9], 'authorizationList').map(decodeAuthorization),
+    v: yParity(f[10]),
+    r: uint(f[11], 'r', 256),
+    s: uint(f[12], 's', 256),
     raw,
     hash: keccak256(raw),
   };

@@ -30,6 +30,16 @@ export type TxErrorCode =
   | 'TX_TIP_ABOVE_FEE_CAP'
   /** gas limit * fee cap does not fit 256 bits. */
   | 'TX_FEE_OVERFLOW'
+  /** A type 3 transaction in its network form (with blobs): this node carries no blob sidecars. */
+  | 'TX_BLOB_SIDECAR'
+  /** A blob transaction breaking EIP-4844's static rules (no blobs, too many, a bad version byte). */
+  | 'TX_BLOB_INVALID'
+  /** A set-code transaction without authorizations (EIP-7702). */
+  | 'TX_EMPTY_AUTH_LIST'
+  /** "transaction gas limit too high" (EIP-7825, Osaka). */
+  | 'TX_GAS_LIMIT_TOO_HIGH'
+  /** "insufficient gas for floor data gas cost" (EIP-7623, Prague). */
+  | 'TX_FLOOR_DATA_GAS'
   /** "max initcode size exceeded" (EIP-3860) */
   | 'TX_INIT_CODE_TOO_LARGE'
   /** Fields a signer must supply are missing or inconsistent with the type. */

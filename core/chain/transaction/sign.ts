@@ -12,9 +12,9 @@ function normalize(u: UnsignedTransaction): Transaction {
   let gasPrice: bigint;
   let maxPriorityFeePerGas: bigint;
   let maxFeePerGas: bigint;
-  if (u.type === 2) {
+  if (u.type >= 2) {
     if (u.maxFeePerGas === undefined || u.maxPriorityFeePerGas === undefined) {
-      throw new TxError('TX_INCOMPLETE', 'EIP-1559 transaction needs maxFeePerGas and maxPriorityFeePerGas');
+      throw new TxError('TX_INCOMPLETE', `type ${u.type} transaction needs maxFeePerGas and maxPriorityFeePerGas`);
     }
     [gasPrice, maxPriorityFeePerGas, maxFeePerGas] = [u.maxFeePerGas, u.maxPriorityFeePerGas, u.maxFeePerGas];
   } else {
@@ -24,7 +24,16 @@ function normalize(u: UnsignedTransaction): Transaction {
   if (u.type !== 0 && u.chainId === undefined) throw new TxError('TX_INCOMPLETE', `type ${u.type} transaction needs a chainId`);
   const accessList = u.accessList ?? [];
   if (u.type === 0 && accessList.length > 0) throw new TxError('TX_INCOMPLETE', 'legacy transaction cannot carry an access list');
+  if (u.type === 3 && (u.maxFeePerBlobGas === undefined || u.blobVersionedHashes === undefined)) {
+    throw new TxError('TX_INCOMPLETE', 'blob transaction needs maxFeePerBlobGas and blobVersionedHashes');
+  }
+  if (u.type === 4 && u.authorizationList === undefined)
+    throw new TxError('TX_INCOMPLETE', 'set-code transaction needs an authorizationList');
+  const extra: Partial<Transaction> = {};
+  if (u.type === 3) Object.assign(extra, { maxFeePerBlobGas: u.maxFeePerBlobGas, blobVersionedHashes: u.blobVersionedHashes });
+  if (u.type === 4) extra.authorizationList = u.authorizationList;
   return {
+    ...extra,
     type: u.type,
     chainId: u.chainId,
     nonce: u.nonce,

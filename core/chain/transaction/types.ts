@@ -4,8 +4,26 @@
  * fees: legacy and EIP-2930 transactions carry their gas price in all three fee fields.
  */
 
-/** 0 = legacy (pre- and post-EIP-155), 1 = EIP-2930 access list, 2 = EIP-1559 dynamic fee. */
-export type TxType = 0 | 1 | 2;
+/**
+ * 0 = legacy (pre- and post-EIP-155), 1 = EIP-2930 access list, 2 = EIP-1559 dynamic fee, 3 = EIP-4844 blob,
+ * 4 = EIP-7702 set code.
+ */
+export type TxType = 0 | 1 | 2 | 3 | 4;
+
+/**
+ * One EIP-7702 authorization: the authority (recovered from the signature over keccak(0x05 || rlp([chainId, address,
+ * nonce]))) delegates its code to `address`. An invalid one is skipped at execution, never a reason to refuse the tx.
+ */
+export interface Authorization {
+  /** 0 = valid on every chain. */
+  chainId: bigint;
+  /** 20 bytes: the delegation target (zero address = clear the delegation). */
+  address: Uint8Array;
+  nonce: bigint;
+  yParity: bigint;
+  r: bigint;
+  s: bigint;
+}
 
 /** One EIP-2930 access-list entry: an address and the storage slots it pre-warms. */
 export interface AccessListItem {
@@ -33,6 +51,12 @@ export interface Transaction {
   data: Uint8Array;
   /** Empty for legacy transactions. */
   accessList: AccessListItem[];
+  /** Type 3: the most the sender pays per blob gas. */
+  maxFeePerBlobGas?: bigint;
+  /** Type 3: the versioned hashes (0x01 || sha256(commitment)[1:]) of the blobs it carries. */
+  blobVersionedHashes?: Uint8Array[];
+  /** Type 4: the code delegations it sets. */
+  authorizationList?: Authorization[];
   /** Legacy: the raw v (27/28 or chainId * 2 + 35/36). Typed: the y parity, 0 or 1. */
   v: bigint;
   r: bigint;
@@ -60,6 +84,9 @@ export interface UnsignedTransaction {
   value: bigint;
   data: Uint8Array;
   accessList?: AccessListItem[];
+  maxFeePerBlobGas?: bigint;
+  blobVersionedHashes?: Uint8Array[];
+  authorizationList?: Authorization[];
 }
 
 /** 2^64 - 1: EIP-2681 caps nonces below this; gas limits are uint64. */

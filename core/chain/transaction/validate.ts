@@ -6,12 +6,18 @@
 import { isForkActive, type Fork } from '../forks.ts';
 import { SECP256K1_HALF_N, SECP256K1_N } from '../../primitives/secp256k1/types.ts';
 import { TxError } from './errors.ts';
-import { intrinsicGas } from './intrinsicGas.ts';
+import { floorDataGas, intrinsicGas } from './intrinsicGas.ts';
 import { recoveryId } from './sender.ts';
 import { MAX_UINT256, MAX_UINT64, type Transaction } from './types.ts';
 
 /** EIP-3860: the largest initcode a create transaction may carry (2 * the EIP-170 code size limit). */
 export const MAX_INIT_CODE_SIZE = 49152;
+/** EIP-7825 (Osaka): the most gas one transaction may ask for, 2^24. */
+export const MAX_TX_GAS = 1n << 24n;
+/** EIP-4844: the version byte of a KZG commitment's versioned hash. */
+export const BLOB_COMMITMENT_VERSION_KZG = 0x01;
+/** EIP-7594 (Osaka): the most blobs one transaction may carry (before Osaka the block's maximum is the bound). */
+export const MAX_BLOBS_PER_TX = 6;
 
 export interface StaticValidityContext {
   /** The fork whose rules apply (of the block that includes the transaction, or the pending block). */
@@ -33,6 +39,16 @@ export function validateTransactionStatic(tx: Transaction, { fork, chainId }: St
       limit: MAX_INIT_CODE_SIZE,
     });
   }
+  checkBlobs(tx, fork);
+  if (tx.type === 4 && (tx.authorizationList ?? []).length === 0) {
+    throw new TxError('TX_EMPTY_AUTH_LIST', 'EIP-7702 transaction with empty auth list');
+  }
+  if (isForkActive(fork, 'Osaka') && tx.gasLimit > MAX_TX_GAS) {
+    throw new TxError('TX_GAS_LIMIT_TOO_HIGH', `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`, {
+      cap: MAX_TX_GAS.toString(),
+      gasLimit: tx.gasLimit.toString(),
+    });
+  }
   const needed = intrinsicGas(tx, fork);
   if (tx.gasLimit < needed) {
     throw new TxError('TX_INTRINSIC_GAS', `intrinsic gas too low: have ${tx.gasLimit}, want ${needed}`, {
@@ -40,10 +56,35 @@ export function validateTransactionStatic(tx: Transaction, { fork, chainId }: St
       want: needed.toString(),
     });
   }
+  const floor = floorDataGas(tx, fork);
+  if (tx.gasLimit < floor) {
+    throw new TxError('TX_FLOOR_DATA_GAS', `insufficient gas for floor data gas cost: have ${tx.gasLimit}, want ${floor}`, {
+      have: tx.gasLimit.toString(),
+      want: floor.toString(),
+    });
+  }
+}
+
+function checkBlobs(tx: Transaction, fork: Fork): void {
+  if (tx.type !== 3) return;
+  const hashes = tx.blobVersionedHashes ?? [];
+  if (hashes.length === 0) throw new TxError('TX_BLOB_INVALID', 'blobless blob transaction');
+  if (isForkActive(fork, 'Osaka') && hashes.length > MAX_BLOBS_PER_TX) {
+    throw new TxError('TX_BLOB_INVALID', `blob transaction has too many blobs: ${hashes.length} > ${MAX_BLOBS_PER_TX}`, {
+      blobs: hashes.length,
+    });
+  }
+  for (const [i, h] of hashes.entries()) {
+    if (h[0] !== BLOB_COMMITMENT_VERSION_KZG) {
+      throw new TxError('TX_BLOB_INVALID', `blob ${i} has invalid hash version: 0x${(h[0] ?? 0).toString(16).padStart(2, '0')}`, {
+        index: i,
+      });
+    }
+  }
 }
 
 function checkType(tx: Transaction, fork: Fork): void {
-  const since = tx.type === 0 ? 'Frontier' : tx.type === 1 ? 'Berlin' : tx.type === 2 ? 'London' : undefined;
+  const since = (['Frontier', 'Berlin', 'London', 'Cancun', 'Prague'] as const)[tx.type];
   if (since === undefined || !isForkActive(fork, since)) {
     throw new TxError(
       'TX_TYPE_NOT_SUPPORTED',

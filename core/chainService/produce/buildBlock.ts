@@ -6,7 +6,7 @@
  * into the importer's open trie for the state root and commits through the importer's own store write, so each
  * transaction executes once on the producer (docs/decisions/0024-producer-executes-once.md); followers verify all.
  */
-import { transactionsRoot, type Block } from '../../chain/block/index.ts';
+import { EMPTY_REQUESTS_HASH, transactionsRoot, type Block } from '../../chain/block/index.ts';
 import { bloomUnion } from '../../chain/bloom.ts';
 import { forkAt, isForkActive, type ChainConfig } from '../../chain/forks.ts';
 import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, type Header } from '../../chain/header/index.ts';
@@ -16,6 +16,7 @@ import { BlockInvalidError } from '../../exec/errors.ts';
 import type { EvmHostCache } from '../../exec/evmHost.ts';
 import { runBlock, type BlockExecution, type ExecuteBlockContext } from '../../exec/block/executeBlock.ts';
 import { expectedBaseFee } from '../../exec/header/baseFee.ts';
+import { expectedExcessBlobGas } from '../../exec/header/blobGas.ts';
 import type { ParentInfo } from '../../exec/header/validateHeader.ts';
 import type { StoreState } from '../../state/store/storeState.ts';
 
@@ -81,6 +82,14 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
   if (dev?.gasLimit !== undefined) header.gasLimit = dev.gasLimit;
   if (dev?.baseFeePerGas !== undefined && header.baseFeePerGas !== undefined) header.baseFeePerGas = dev.baseFeePerGas;
   if (isForkActive(fork, 'Shanghai')) header.withdrawalsRoot = EMPTY_TRIE_ROOT;
+  if (isForkActive(fork, 'Cancun')) {
+    header.blobGasUsed = 0n;
+    header.excessBlobGas = expectedExcessBlobGas(parent, ctx.config, fork);
+    // Decision 0030: no beacon chain precedes a Clique block; the EIP-4788 contract records a zero root.
+    header.parentBeaconBlockRoot = new Uint8Array(32);
+  }
+  // Filled from the execution below; present so the block has Prague's shape while it runs.
+  if (isForkActive(fork, 'Prague')) header.requestsHash = EMPTY_REQUESTS_HASH;
 
   const t0 = performance.now();
   const c0 = cpuNow();
@@ -119,6 +128,8 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
       receiptsRoot: receiptsRoot(exec.receipts),
       logsBloom: bloomUnion(exec.receipts.map((r) => r.logsBloom)),
       gasUsed: exec.gasUsed,
+      ...(exec.blobGasUsed !== undefined ? { blobGasUsed: exec.blobGasUsed } : {}),
+      ...(exec.requestsHash !== undefined ? { requestsHash: exec.requestsHash } : {}),
     };
     const t2 = performance.now();
     const c2 = cpuNow();

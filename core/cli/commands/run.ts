@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { parseGenesis, type Genesis } from '../../chain/genesis/index.ts';
 import { createLogger, terminalDestination } from '../../log/index.ts';
 import type { Logger } from '../../log/types.ts';
+import { GENESIS_FORKS, type GenesisFork } from '../../node/dev/cliqueGenesisJson.ts';
 import { DEV_CHAIN_ID, devAccounts, devGenesisJson } from '../../node/dev/devChain.ts';
 import { startChainThread } from '../../node/chainStart.ts';
 import type { XoneNode } from '../../node/node.ts';
@@ -34,6 +35,7 @@ interface RunFlags {
   'http.corsdomain'?: string;
   batch?: string;
   period?: string;
+  hardfork?: string;
   verbosity: string;
   'log.format': string;
   'debug.logslowblock'?: string;
@@ -97,6 +99,7 @@ export function registerRun(program: Command): void {
     .option('--http.corsdomain <origins>', 'comma-separated CORS origins (* for any)')
     .option('--batch <n>', 'group-commit batch: 0 producer, 1-128 follower (default 0 with --mine, else 128)')
     .option('--period <seconds>', 'dev chain block period (default 2)')
+    .option('--hardfork <name>', 'dev chain fork from genesis: shanghai, cancun, prague or osaka (default osaka, as anvil)')
     .option('--rpc.gascap <gas>', 'gas cap of eth_call / eth_estimateGas (default 50000000)')
     .option('--rpc.evmtimeout <ms>', 'timeout of eth_call / eth_estimateGas in ms (default 5000)')
     .option('--rpc.workers <n>', 'RPC execution threads for eth_call and other long reads (default max(2, cores))')
@@ -139,10 +142,14 @@ export function registerRun(program: Command): void {
         const accounts = flags.dev ? devAccounts() : [];
         if (flags.dev) {
           const period = flags.period === undefined ? 2 : rangedInt(flags.period, '--period');
-          genesis = parseGenesis(devGenesisJson(accounts, period));
+          const fork = devHardfork(flags.hardfork);
+          genesis = parseGenesis(devGenesisJson(accounts, period, undefined, fork));
           signerKey = hexToBytes(accounts[0].privateKey);
-          datadir ??= resolve('.xone', 'dev');
+          // Each fork's dev chain has its own genesis, so its own default datadir.
+          datadir ??= resolve('.xone', fork === 'Osaka' ? 'dev' : `dev-${fork.toLowerCase()}`);
         } else {
+          if (flags.hardfork !== undefined)
+            throw new Error('--hardfork applies to the dev chain (--dev); a network takes its forks from --genesis');
           if (!flags.genesis) throw new Error('--genesis <file> is required (or use --dev)');
           if (!datadir) throw new Error('--datadir <dir> is required (or use --dev)');
           genesis = parseGenesis(readFileSync(flags.genesis, 'utf8'));
@@ -223,4 +230,14 @@ function printDevBanner(url: string, accounts: { address: string; privateKey: st
     '',
   );
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** `--hardfork NAME` (anvil's names, any case) → the dev chain's genesis fork; Osaka when absent. */
+export function devHardfork(name: string | undefined): GenesisFork {
+  if (name === undefined) return 'Osaka';
+  const fork = GENESIS_FORKS.find((f) => f.toLowerCase() === name.toLowerCase());
+  if (fork === undefined) {
+    throw new Error(`--hardfork ${name} is not a fork the dev chain runs (${GENESIS_FORKS.map((f) => f.toLowerCase()).join(', ')})`);
+  }
+  return fork;
 }

@@ -10,19 +10,21 @@ import type { StateTestJson } from '../../exec/vectors/stateTest.ts';
 export function registerStatetest(program: Command): void {
   program
     .command('statetest')
-    .description('run GeneralStateTests JSON files (London/Shanghai post entries) through the executor')
+    .description('run GeneralStateTests JSON files (London to Osaka post entries) through the executor')
     .argument('<paths...>', 'test files or directories (walked recursively)')
-    .option('--fork <names>', 'comma-separated fork names of the post entries to run (default: London,Shanghai)')
+    .option('--fork <names>', 'comma-separated fork names of the post entries to run (default: London,Shanghai,Cancun,Prague,Osaka)')
     .action(async (paths: string[], opts: { fork?: string }) => {
       // Loaded here, not at the top: every `xone` start (npm start too) would otherwise load the executor first.
       const { DEFAULT_STATE_TEST_FORKS, runStateTest } = await import('../../exec/vectors/stateTest.ts');
-      const { runVectorFiles } = await import('../../exec/vectors/runFiles.ts');
+      const { runVectorFiles, selectNames } = await import('../../exec/vectors/runFiles.ts');
       const { stateTestSelection } = await import('../../exec/vectors/select.ts');
-      const forks = (opts.fork ?? DEFAULT_STATE_TEST_FORKS.join(',')).split(',').map((f) => f.trim());
+      const { TEST_FORK_ALIASES } = await import('../../chain/forks.ts');
+      const forks = selectNames(opts.fork, DEFAULT_STATE_TEST_FORKS, Object.keys(TEST_FORK_ALIASES), 'fork');
       const summary = await runVectorFiles(
         paths,
         { ...stateTestSelection(forks), runOne: (name, test) => runStateTest(name, test as StateTestJson, forks) },
         (line) => process.stdout.write(`${line}\n`),
+        `fork ${forks.join(', ')}`,
       );
       process.exitCode = summary.failed > 0 || summary.passed === 0 ? 1 : 0;
     });

@@ -4,8 +4,8 @@
  * owns the trie). Nothing is written to the committed state here: the caller commits `changes` once everything
  * matched, so an invalid block leaves the state exactly as before.
  */
-import type { Block } from '../../chain/block/index.ts';
-import { isForkActive, type ChainConfig, type Fork } from '../../chain/forks.ts';
+import { requestsHash, type Block } from '../../chain/block/index.ts';
+import { blobParams, isForkActive, type ChainConfig, type Fork } from '../../chain/forks.ts';
 import { logsBloom } from '../../chain/bloom.ts';
 import { receiptsRoot, type Receipt } from '../../chain/receipt/index.ts';
 import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
@@ -16,7 +16,11 @@ import { BlockInvalidError, mismatch, TxInvalidError } from '../errors.ts';
 import type { EvmHostCache } from '../evmHost.ts';
 import { credit } from '../fees.ts';
 import { blockReward } from '../header/ethash.ts';
+import { blobBaseFee, maxBlobGasPerBlock } from '../header/blobGas.ts';
+import { blobGasOf } from '../applyTransaction.ts';
 import type { BlockEnv } from '../types.ts';
+import { collectRequests } from './requests.ts';
+import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, systemCall } from './systemCalls.ts';
 
 /** The bloom of a receipt without logs, shared by all of them (read only: receipts are encoded, never edited). */
 const ZERO_BLOOM = new Uint8Array(256);
@@ -43,6 +47,10 @@ export interface BlockExecution {
   state: JournaledState;
   receipts: Receipt[];
   gasUsed: bigint;
+  /** Cancun on: blob gas the transactions used. */
+  blobGasUsed?: bigint;
+  /** Prague on: the EIP-7685 commitment to the block's requests. */
+  requestsHash?: Uint8Array;
   /** Number of transactions that took the value-transfer fast path. */
   fastPathTxs: number;
 }
@@ -50,7 +58,11 @@ export interface BlockExecution {
 /** The block environment of `block` under `fork`. */
 export function blockEnvOf(block: Block, ctx: Pick<ExecuteBlockContext, 'config' | 'fork' | 'blockHash'>): BlockEnv {
   const h = block.header;
+  const blob = blobParams(ctx.config, ctx.fork);
   return {
+    ...(blob === undefined
+      ? {}
+      : { blobBaseFee: blobBaseFee(h.excessBlobGas ?? 0n, blob), maxBlobGas: maxBlobGasPerBlock(ctx.config, ctx.fork) }),
     chainId: ctx.config.chainId,
     fork: ctx.fork,
     number: h.number,
@@ -67,7 +79,7 @@ export function blockEnvOf(block: Block, ctx: Pick<ExecuteBlockContext, 'config'
 /** Runs `block` (with pre-recovered `senders`) and checks gasUsed, logsBloom and receiptsRoot against its header. */
 export async function executeBlock(block: Block, senders: readonly Uint8Array[], ctx: ExecuteBlockContext): Promise<BlockExecution> {
   const exec = await runBlock(block, senders, ctx);
-  checkResults(block, exec.receipts, exec.gasUsed);
+  checkResults(block, exec);
   return exec;
 }
 
@@ -83,8 +95,22 @@ export async function runBlock(block: Block, senders: readonly Uint8Array[], ctx
   const evmBlock = host.bind(state, env);
   const receipts: Receipt[] = [];
   let gasUsed = 0n;
+  let blobGasUsed = 0n;
   let fastPathTxs = 0;
+  const h = block.header;
+  if (isForkActive(ctx.fork, 'Cancun') && h.parentBeaconBlockRoot !== undefined) {
+    await systemCall(host, evmBlock, state, BEACON_ROOTS_ADDRESS, h.parentBeaconBlockRoot);
+  }
+  if (isForkActive(ctx.fork, 'Prague') && h.number > 0n) await systemCall(host, evmBlock, state, HISTORY_STORAGE_ADDRESS, h.parentHash);
   for (const [i, tx] of block.transactions.entries()) {
+    const blobGas = blobGasOf(tx);
+    if (blobGas > 0n && env.maxBlobGas !== undefined && blobGasUsed + blobGas > env.maxBlobGas) {
+      throw new BlockInvalidError(
+        'BLOCK_BAD_BLOB_GAS',
+        `invalid block: transaction ${i} (${bytesToHex(tx.hash)}): blob gas ${blobGasUsed + blobGas} exceeds the block maximum ${env.maxBlobGas}`,
+        { field: 'blobGasUsed', expected: `<= ${env.maxBlobGas}`, actual: String(blobGasUsed + blobGas), txIndex: i },
+      );
+    }
     let result;
     try {
       result = await applyTransaction(host, evmBlock, state, env, tx, senders[i] as Uint8Array, env.gasLimit - gasUsed, {
@@ -100,6 +126,7 @@ export async function runBlock(block: Block, senders: readonly Uint8Array[], ctx
     }
     if (result.fastPath) fastPathTxs++;
     gasUsed += result.gasUsed;
+    blobGasUsed += blobGas;
     receipts.push({
       type: tx.type,
       status: result.status,
@@ -110,7 +137,15 @@ export async function runBlock(block: Block, senders: readonly Uint8Array[], ctx
   }
   applyRewards(state, env, block, ctx);
   if (block.withdrawals !== undefined) for (const w of block.withdrawals) credit(state, env, w.address, w.amount * GWEI);
-  return { state, receipts, gasUsed, fastPathTxs };
+  const requests = await collectRequests(host, evmBlock, state, ctx.config, ctx.fork, receipts);
+  return {
+    state,
+    receipts,
+    gasUsed,
+    ...(isForkActive(ctx.fork, 'Cancun') ? { blobGasUsed } : {}),
+    ...(requests === undefined ? {} : { requestsHash: requestsHash(requests) }),
+    fastPathTxs,
+  };
 }
 
 /** Proof-of-work block and ommer rewards; none under Clique or after the merge. */
@@ -121,9 +156,12 @@ function applyRewards(state: JournaledState, env: BlockEnv, block: Block, ctx: E
   credit(state, env, env.coinbase, reward + (reward / 32n) * BigInt(block.ommers.length));
 }
 
-function checkResults(block: Block, receipts: readonly Receipt[], gasUsed: bigint): void {
+function checkResults(block: Block, exec: BlockExecution): void {
+  const { receipts, gasUsed } = exec;
   const h = block.header;
   if (gasUsed !== h.gasUsed) throw mismatch('BLOCK_BAD_GAS_USED', 'gasUsed', gasUsed, h.gasUsed);
+  if (exec.blobGasUsed !== h.blobGasUsed)
+    throw mismatch('BLOCK_BAD_BLOB_GAS', 'blobGasUsed', exec.blobGasUsed ?? 'none', h.blobGasUsed ?? 'none');
   const bloom = new Uint8Array(256);
   for (const r of receipts) {
     if (r.logsBloom === ZERO_BLOOM) continue;
@@ -133,4 +171,9 @@ function checkResults(block: Block, receipts: readonly Receipt[], gasUsed: bigin
   const root = receiptsRoot(receipts);
   if (!equalBytes(root, h.receiptsRoot))
     throw mismatch('BLOCK_BAD_RECEIPTS_ROOT', 'receiptsRoot', bytesToHex(root), bytesToHex(h.receiptsRoot));
+  if (exec.requestsHash !== undefined || h.requestsHash !== undefined) {
+    const ours = exec.requestsHash === undefined ? 'none' : bytesToHex(exec.requestsHash);
+    const theirs = h.requestsHash === undefined ? 'none' : bytesToHex(h.requestsHash);
+    if (ours !== theirs) throw mismatch('BLOCK_BAD_REQUESTS', 'requestsHash', ours, theirs);
+  }
 }

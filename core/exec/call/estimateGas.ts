@@ -12,7 +12,7 @@ import { CallError, type CallEnvironment, type CallOptions, type CallRequest } f
 export async function estimateGas(req: CallRequest, env: CallEnvironment, options: CallOptions = {}): Promise<bigint> {
   const opts = withDeadline(options);
   const fork = forkAt(env.config, Number(env.header.number), Number(env.header.timestamp));
-  let hi = callGas(req, opts);
+  let hi = callGas(req, opts, env);
   if (req.gas === undefined && env.header.gasLimit < hi) hi = env.header.gasLimit;
   const { tx } = messageOf(req, env, hi);
   let lo = intrinsicGas(tx, fork) - 1n;

@@ -2,7 +2,8 @@
  * eth_call: runs a message against the state at a block without committing anything, with a gas cap and a wall
  * clock timeout. Each call gets its own EVM instance, so concurrent calls never share a journal.
  */
-import { forkAt } from '../../chain/forks.ts';
+import { forkAt, isForkActive } from '../../chain/forks.ts';
+import { MAX_TX_GAS } from '../../chain/transaction/index.ts';
 import { EMPTY_ACCOUNT } from '../../state/account.ts';
 import { JournaledState } from '../../state/journaledState.ts';
 import { applyTransaction, type AppliedTx, type ApplyTxOptions } from '../applyTransaction.ts';
@@ -27,7 +28,8 @@ export function messageOf(req: CallRequest, env: CallEnvironment, gas: bigint): 
   const nonce = req.nonce ?? (env.state.getAccount(sender) ?? EMPTY_ACCOUNT).nonce;
   return {
     tx: {
-      type: dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
+      ...(req.authorizationList !== undefined ? { authorizationList: req.authorizationList } : {}),
+      type: req.authorizationList !== undefined ? 4 : dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
       nonce,
       gasLimit: gas,
       gasPrice: maxFee,
@@ -42,10 +44,17 @@ export function messageOf(req: CallRequest, env: CallEnvironment, gas: bigint): 
   };
 }
 
-/** The gas limit a call runs with: the request's, bounded by the cap (the cap when absent). */
-export function callGas(req: CallRequest, opts: CallOptions = {}): bigint {
+/**
+ * The gas limit a call runs with: the request's, bounded by the cap (the cap when absent). Without a gas field, a
+ * block under Osaka also bounds it by EIP-7825's per-transaction cap, as geth does, so a default call is valid.
+ */
+export function callGas(req: CallRequest, opts: CallOptions = {}, env?: Pick<CallEnvironment, 'config' | 'header'>): bigint {
   const cap = opts.gasCap ?? defaultCallOptions.gasCap;
-  return req.gas === undefined || req.gas > cap ? cap : req.gas;
+  const gas = req.gas === undefined || req.gas > cap ? cap : req.gas;
+  if (req.gas === undefined && env !== undefined && gas > MAX_TX_GAS) {
+    if (isForkActive(forkAt(env.config, Number(env.header.number), Number(env.header.timestamp)), 'Osaka')) return MAX_TX_GAS;
+  }
+  return gas;
 }
 
 /** Runs one message; the low-level step shared by call, estimateGas and createAccessList. */
@@ -92,7 +101,7 @@ export function withDeadline(opts: CallOptions): CallOptions & { deadline: numbe
 
 /** eth_call: the return data (or revert data) of `req` at the environment's block. */
 export async function call(req: CallRequest, env: CallEnvironment, opts: CallOptions = {}): Promise<CallResult> {
-  const r = await execute(req, env, callGas(req, opts), withDeadline(opts));
+  const r = await execute(req, env, callGas(req, opts, env), withDeadline(opts));
   const reverted = r.error === 'revert';
   return { returnData: r.returnValue, gasUsed: r.gasUsed, reverted, error: r.error };
 }

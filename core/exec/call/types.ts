@@ -6,7 +6,7 @@ import type { ChainConfig } from '../../chain/forks.ts';
 import type { Header } from '../../chain/header/index.ts';
 import { XoneError } from '../../errors.ts';
 import type { StateReader } from '../../state/interface.ts';
-import type { AccessListItem } from '../../chain/transaction/index.ts';
+import type { AccessListItem, Authorization } from '../../chain/transaction/index.ts';
 
 /** A call as eth_call takes it; every field optional as in the JSON-RPC spec. */
 export interface CallRequest {
@@ -20,6 +20,8 @@ export interface CallRequest {
   value?: bigint;
   data?: Uint8Array;
   accessList?: AccessListItem[];
+  /** EIP-7702: makes the call a set-code message (type 4). */
+  authorizationList?: Authorization[];
   nonce?: bigint;
 }
 

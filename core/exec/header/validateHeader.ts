@@ -10,6 +10,7 @@ import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { mismatch } from '../errors.ts';
 import { expectedBaseFee, ELASTICITY_MULTIPLIER } from './baseFee.ts';
 import { ethashDifficulty } from './ethash.ts';
+import { expectedExcessBlobGas, GAS_PER_BLOB, maxBlobGasPerBlock } from './blobGas.ts';
 
 /** geth's params: gas limit change bound divisor, minimum and maximum (2^63 - 1). */
 const GAS_LIMIT_BOUND_DIVISOR = 1024n;
@@ -64,7 +65,37 @@ export function validateHeader(
       header.withdrawalsRoot ? 'present' : 'absent',
     );
   }
+  checkBlobFields(header, p, config, fork);
+  const prague = isForkActive(fork, 'Prague');
+  if (prague !== (header.requestsHash !== undefined)) {
+    throw mismatch(
+      'BLOCK_BAD_HEADER',
+      'requestsHash',
+      prague ? 'present from Prague' : 'absent before Prague',
+      presence(header.requestsHash),
+    );
+  }
   checkDifficulty(header, p, config, fork);
+}
+
+function presence(v: unknown): string {
+  return v === undefined ? 'absent' : 'present';
+}
+
+/** EIP-4844 / EIP-4788 header fields: present exactly from Cancun, blob gas within the fork's bounds. */
+function checkBlobFields(header: Header, p: Header, config: ChainConfig, fork: Fork): void {
+  const cancun = isForkActive(fork, 'Cancun');
+  const expected = cancun ? 'present from Cancun' : 'absent before Cancun';
+  for (const field of ['blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot'] as const) {
+    if (cancun !== (header[field] !== undefined)) throw mismatch('BLOCK_BAD_HEADER', field, expected, presence(header[field]));
+  }
+  if (!cancun) return;
+  const used = header.blobGasUsed ?? 0n;
+  const max = maxBlobGasPerBlock(config, fork) ?? 0n;
+  if (used > max) throw mismatch('BLOCK_BAD_HEADER', 'blobGasUsed', `<= ${max}`, used);
+  if (used % GAS_PER_BLOB !== 0n) throw mismatch('BLOCK_BAD_HEADER', 'blobGasUsed', `a multiple of ${GAS_PER_BLOB}`, used);
+  const excess = expectedExcessBlobGas(p, config, fork);
+  if (header.excessBlobGas !== excess) throw mismatch('BLOCK_BAD_HEADER', 'excessBlobGas', excess, header.excessBlobGas ?? 'none');
 }
 
 function checkGasLimit(header: Header, p: Header, parentFork: Fork, fork: Fork): void {

@@ -6,12 +6,12 @@
  * turns on nonce, balance, base-fee and EOA checks; `traceTransfers` adds ERC-7528 Transfer logs for ether moved.
  * A plain function over a StateReader plus a root computer: a state-reading job for the RPC execution pool.
  */
-import { transactionsRoot, type Block } from '../../chain/block/index.ts';
+import { EMPTY_REQUESTS_HASH, transactionsRoot, type Block } from '../../chain/block/index.ts';
 import { bloomUnion, logsBloom } from '../../chain/bloom.ts';
 import { forkAt, isForkActive, type ChainConfig } from '../../chain/forks.ts';
 import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, headerHash, type Header } from '../../chain/header/index.ts';
 import { receiptsRoot, type Receipt } from '../../chain/receipt/index.ts';
-import { unsignedTransaction, type Transaction } from '../../chain/transaction/index.ts';
+import { MAX_TX_GAS, unsignedTransaction, type Transaction } from '../../chain/transaction/index.ts';
 import { XoneError } from '../../errors.ts';
 import { EMPTY_ACCOUNT } from '../../state/account.ts';
 import type { StateReader } from '../../state/interface.ts';
@@ -26,6 +26,7 @@ import { applyStateOverrides, type StateOverrideSet } from '../call/stateOverrid
 import { TxInvalidError } from '../errors.ts';
 import { EvmHost } from '../evmHost.ts';
 import { expectedBaseFee } from '../header/baseFee.ts';
+import { expectedExcessBlobGas } from '../header/blobGas.ts';
 import { foldChanges } from '../trace/foldChanges.ts';
 import { attachHooks, type FrameEnter, type FrameExit, type LogEvent } from '../trace/hooks.ts';
 import type { Log } from '../../chain/receipt/index.ts';
@@ -218,6 +219,10 @@ async function simulateBlock(
     nonce: new Uint8Array(8),
     ...(baseFee !== undefined ? { baseFeePerGas: baseFee } : {}),
     ...(isForkActive(fork, 'Shanghai') ? { withdrawalsRoot: EMPTY_TRIE_ROOT } : {}),
+    ...(isForkActive(fork, 'Cancun')
+      ? { blobGasUsed: 0n, excessBlobGas: expectedExcessBlobGas(p, config, fork), parentBeaconBlockRoot: new Uint8Array(32) }
+      : {}),
+    ...(isForkActive(fork, 'Prague') ? { requestsHash: EMPTY_REQUESTS_HASH } : {}),
   };
   const state = new JournaledState({
     getAccount: (a) => sim.getAccount(a),
@@ -243,6 +248,8 @@ async function simulateBlock(
     const remaining = header.gasLimit - gasUsed;
     let gas = req.gas ?? remaining;
     if (req.gas === undefined && opts.gasCap > 0n && gas > opts.gasCap) gas = opts.gasCap;
+    // EIP-7825: under Osaka a call without gas gets at most the per-transaction cap, as geth's simulate does.
+    if (req.gas === undefined && isForkActive(fork, 'Osaka') && gas > MAX_TX_GAS) gas = MAX_TX_GAS;
     if (gasUsed + gas > header.gasLimit)
       throw new SimulateError('SIM_BLOCK_GAS_LIMIT', `block gas limit reached: ${gasUsed} >= ${header.gasLimit}`);
     const dynamic = req.gasPrice === undefined;

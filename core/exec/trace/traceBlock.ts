@@ -210,7 +210,7 @@ export async function traceCall(
   const fork = forkAt(config, Number(header.number), Number(header.timestamp));
   const base = new JournaledState(state);
   prepare?.(base);
-  const gas = callGas(req, { gasCap: limits.gasCap });
+  const gas = callGas(req, { gasCap: limits.gasCap }, { config, header });
   const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
   const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
   const host = new EvmHost(config.chainId, fork, base);

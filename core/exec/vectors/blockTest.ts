@@ -23,7 +23,7 @@ import { allocOf, vAddress, vBig, vBytes, type VectorAccount } from './json.ts';
 import type { CaseResult } from './runFiles.ts';
 
 /** Networks `xone blocktest` runs by default (the node's target forks); other cases are skipped, not failed. */
-export const DEFAULT_BLOCK_TEST_NETWORKS: readonly string[] = ['London', 'Shanghai'];
+export const DEFAULT_BLOCK_TEST_NETWORKS: readonly string[] = ['London', 'Shanghai', 'Cancun', 'Prague', 'Osaka'];
 
 /** One BlockchainTests case. */
 export interface BlockTestJson {

@@ -36,8 +36,28 @@ export interface RunSummary {
   failures: CaseResult[];
 }
 
-/** Runs `runner` over every selected case of every JSON file under `paths`, writing failures and the summary to `write`. */
-export async function runVectorFiles(paths: readonly string[], runner: VectorRunner, write: (line: string) => void): Promise<RunSummary> {
+/**
+ * The fork or network names a runner was asked for, checked against the ones this node knows: an unknown name is an
+ * error naming it (never a run that silently matches nothing).
+ */
+export function selectNames(list: string | undefined, defaults: readonly string[], known: readonly string[], what: string): string[] {
+  const names = (list ?? defaults.join(',')).split(',').map((f) => f.trim());
+  for (const name of names) {
+    if (!known.includes(name)) throw new Error(`unknown ${what} ${name} (this node runs: ${known.join(', ')})`);
+  }
+  return names;
+}
+
+/**
+ * Runs `runner` over every selected case of every JSON file under `paths`, writing failures and the summary to
+ * `write`. When nothing ran (every case was of another fork or network), says so in a line naming `selection`.
+ */
+export async function runVectorFiles(
+  paths: readonly string[],
+  runner: VectorRunner,
+  write: (line: string) => void,
+  selection = 'the selection',
+): Promise<RunSummary> {
   const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, failures: [] };
   const fail = (failure: CaseResult, where: string): void => {
     summary.failed++;
@@ -71,6 +91,7 @@ export async function runVectorFiles(paths: readonly string[], runner: VectorRun
     }
   }
   if (summary.skipped > 0) write(`skipped ${summary.skipped} cases of other forks or networks`);
-  write(`${summary.passed} passed, ${summary.failed} failed`);
+  if (summary.passed + summary.failed === 0) write(`no case in these files is of ${selection}: nothing was run`);
+  else write(`${summary.passed} passed, ${summary.failed} failed`);
   return summary;
 }

@@ -3,7 +3,8 @@
  * in the `env` block, then the state root and the logs hash must match. Uses the same `applyTransaction` as block
  * import, so a pass here says the node's state transition agrees with the reference clients.
  */
-import { isForkActive, TEST_FORK_ALIASES, type Fork } from '../../chain/forks.ts';
+import { blobParams, isForkActive, TEST_FORK_ALIASES, type Fork } from '../../chain/forks.ts';
+import { blobBaseFee, maxBlobGasPerBlock } from '../header/blobGas.ts';
 import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
 import { addressFromPrivateKey } from '../../primitives/secp256k1/address.ts';
@@ -23,7 +24,7 @@ import { allocOf, vAddress, vBig, vBytes, type VectorAccount } from './json.ts';
 import type { CaseResult } from './runFiles.ts';
 
 /** Forks whose post entries `xone statetest` runs by default (the node's target forks). */
-export const DEFAULT_STATE_TEST_FORKS: readonly string[] = ['London', 'Shanghai'];
+export const DEFAULT_STATE_TEST_FORKS: readonly string[] = ['London', 'Shanghai', 'Cancun', 'Prague', 'Osaka'];
 
 interface PostEntry {
   hash: string;
@@ -51,7 +52,8 @@ export interface StateTestJson {
     secretKey?: string;
     /** Cancun blob and Prague authorization fields: such transactions are not valid in London or Shanghai. */
     blobVersionedHashes?: string[];
-    authorizationList?: unknown[];
+    maxFeePerBlobGas?: string;
+    authorizationList?: Array<{ chainId: string; address: string; nonce: string; v?: string; yParity?: string; r: string; s: string }>;
     accessLists?: Array<Array<{ address: string; storageKeys: string[] }> | null>;
   };
 }
@@ -77,8 +79,27 @@ function buildTx(json: StateTestJson['transaction'], idx: PostEntry['indexes']):
   }));
   const isFeeMarket = json.maxFeePerGas !== undefined;
   const gasPrice = isFeeMarket ? vBig(json.maxFeePerGas) : vBig(json.gasPrice);
+  const extra: Partial<ExecTx> = {};
+  let type = isFeeMarket ? 2 : json.accessLists !== undefined ? 1 : 0;
+  if (json.blobVersionedHashes !== undefined) {
+    type = 3;
+    extra.blobVersionedHashes = json.blobVersionedHashes.map(vBytes);
+    extra.maxFeePerBlobGas = vBig(json.maxFeePerBlobGas);
+  }
+  if (json.authorizationList !== undefined) {
+    type = 4;
+    extra.authorizationList = json.authorizationList.map((a) => ({
+      chainId: vBig(a.chainId),
+      address: vAddress(a.address),
+      nonce: vBig(a.nonce),
+      yParity: vBig(a.yParity ?? a.v),
+      r: vBig(a.r),
+      s: vBig(a.s),
+    }));
+  }
   return {
-    type: isFeeMarket ? 2 : json.accessLists !== undefined ? 1 : 0,
+    ...extra,
+    type,
     nonce: vBig(json.nonce),
     gasLimit: vBig(json.gasLimit[idx.gas]),
     gasPrice,
@@ -89,6 +110,13 @@ function buildTx(json: StateTestJson['transaction'], idx: PostEntry['indexes']):
     data: vBytes(json.data[idx.data]),
     accessList,
   };
+}
+
+/** Blob gas price and bound of the test's block (Cancun on). */
+function blobEnv(fork: Fork, env: Record<string, string>): Pick<BlockEnv, 'blobBaseFee' | 'maxBlobGas'> {
+  const params = blobParams({}, fork);
+  if (params === undefined) return {};
+  return { blobBaseFee: blobBaseFee(vBig(env.currentExcessBlobGas ?? '0x0'), params), maxBlobGas: maxBlobGasPerBlock({}, fork) };
 }
 
 /** Runs every selected post entry of one test; never throws for a failing case (it is reported). */
@@ -133,6 +161,7 @@ async function runCase(test: StateTestJson, fork: Fork, entry: PostEntry, hosts:
     difficulty: paris ? 0n : vBig(env.currentDifficulty),
     prevRandao: paris && env.currentRandom !== undefined ? vBytes(env.currentRandom) : new Uint8Array(32),
     baseFee: env.currentBaseFee === undefined || !isForkActive(fork, 'London') ? undefined : vBig(env.currentBaseFee),
+    ...blobEnv(fork, env),
     blockHash: vmTestBlockHash,
   };
   const state = new JournaledState(backend);
@@ -144,12 +173,6 @@ async function runCase(test: StateTestJson, fork: Fork, entry: PostEntry, hosts:
   let logs: Log[] = [];
   let invalidReason: string | undefined;
   try {
-    if (test.transaction.blobVersionedHashes !== undefined || test.transaction.authorizationList !== undefined) {
-      throw new TxInvalidError(
-        'TX_TYPE_NOT_SUPPORTED',
-        `invalid transaction: blob/authorization transactions are not supported under ${fork}`,
-      );
-    }
     const result = await applyTransaction(host, block, state, blockEnv, tx, sender, blockEnv.gasLimit);
     logs = result.logs;
   } catch (err) {

@@ -1,7 +1,13 @@
+import { isForkActive } from '../../chain/forks.ts';
+import { SYSTEM_CONTRACTS } from '../../chain/genesis/systemContracts.ts';
 import { buildCliqueExtra } from '../../consensus/clique/extraData.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
 
-/** Every fork up to London/Gray Glacier is activated by block number; Shanghai by time. */
+/** The forks a Clique network built here may run from genesis (anvil's `--hardfork` names, lower-cased). */
+export const GENESIS_FORKS = ['Shanghai', 'Cancun', 'Prague', 'Osaka'] as const;
+export type GenesisFork = (typeof GENESIS_FORKS)[number];
+
+/** Every fork up to London/Gray Glacier is activated by block number; Shanghai and later by time. */
 const BLOCK_FORKS = [
   'homestead',
   'eip150',
@@ -28,20 +34,25 @@ export interface CliqueGenesisSpec {
   signers: readonly Uint8Array[];
   /** Funded accounts: lower-case hex address without 0x → balance in wei. */
   alloc: Record<string, bigint>;
+  /** The newest fork active from genesis (default Shanghai); Cancun and later add their system contracts. */
+  fork?: GenesisFork;
 }
 
 /**
- * A geth-format genesis.json for a Clique network with every fork through Shanghai active from genesis and a 30 M gas
- * limit. It goes through the same parser as any other network's genesis, so these chains exercise the real path.
+ * A geth-format genesis.json for a Clique network with every fork through `spec.fork` active from genesis and a 30 M
+ * gas limit. It goes through the same parser as any other network's genesis, so these chains exercise the real path.
  */
 export function cliqueGenesisJson(spec: CliqueGenesisSpec): Record<string, unknown> {
-  const alloc: Record<string, { balance: string }> = {};
+  const fork = spec.fork ?? 'Shanghai';
+  const alloc: Record<string, { balance: string; code?: string; nonce?: string }> = {};
+  for (const c of SYSTEM_CONTRACTS) if (isForkActive(fork, c.fork)) alloc[c.address] = { balance: '0x0', code: c.code, nonce: '0x1' };
   for (const [address, balance] of Object.entries(spec.alloc)) alloc[address] = { balance: '0x' + balance.toString(16) };
+  const times = GENESIS_FORKS.slice(0, GENESIS_FORKS.indexOf(fork) + 1).map((f) => [`${f.toLowerCase()}Time`, 0]);
   return {
     config: {
       chainId: spec.chainId,
       ...Object.fromEntries(BLOCK_FORKS.map((f) => [`${f}Block`, 0])),
-      shanghaiTime: 0,
+      ...Object.fromEntries(times),
       clique: { period: spec.period, epoch: spec.epoch },
     },
     nonce: '0x0',

@@ -1,14 +1,14 @@
 /**
  * The embedded dev chain behind `npm start` / `xone run --dev`: the usual dev mnemonic ("test test … junk", the one
  * anvil and Hardhat use, so wallets and scripts already know its accounts) funds 20 accounts with 10,000 ETH each;
- * account 0 is also the chain's only Clique signer. Chain id 1337 (geth --dev), every fork through Shanghai from
- * genesis, 2 s blocks, 30 M gas. The genesis is built as geth-format JSON and goes through the same parser as any
+ * account 0 is also the chain's only Clique signer. Chain id 1337 (geth --dev), every fork through the newest this
+ * node runs (Osaka; `--hardfork` picks an older one) from genesis, 2 s blocks, 30 M gas. The genesis is built as geth-format JSON and goes through the same parser as any
  * other network's genesis.json.
  */
 import { bytesToHex } from '../../primitives/hex.ts';
 import { addressFromPublicKey } from '../../primitives/secp256k1/address.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
-import { cliqueGenesisJson } from './cliqueGenesisJson.ts';
+import { cliqueGenesisJson, type GenesisFork } from './cliqueGenesisJson.ts';
 import { derivePrivateKeys, ecdhCurve, mnemonicSeed } from './hdKeys.ts';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -32,8 +32,16 @@ export function devAccounts(count = DEV_ACCOUNT_COUNT): DevAccount[] {
   }));
 }
 
-/** The dev chain's genesis.json (geth format) with `period` seconds between blocks (genesis time 0 unless given). */
-export function devGenesisJson(accounts: readonly DevAccount[] = devAccounts(), period = 2, timestamp?: number): Record<string, unknown> {
+/**
+ * The dev chain's genesis.json (geth format) with `period` seconds between blocks (genesis time 0 unless given), on
+ * `fork` (default Osaka, the newest this node runs).
+ */
+export function devGenesisJson(
+  accounts: readonly DevAccount[] = devAccounts(),
+  period = 2,
+  timestamp?: number,
+  fork: GenesisFork = 'Osaka',
+): Record<string, unknown> {
   const alloc: Record<string, bigint> = {};
   for (const a of accounts) alloc[a.address.slice(2).toLowerCase()] = DEV_BALANCE;
   const signer = Buffer.from(accounts[0].address.slice(2), 'hex');
@@ -43,6 +51,7 @@ export function devGenesisJson(accounts: readonly DevAccount[] = devAccounts(), 
     epoch: 900,
     signers: [signer],
     alloc,
+    fork,
     ...(timestamp !== undefined ? { timestamp } : {}),
   });
 }

@@ -30,6 +30,16 @@ export function encodeTransaction(tx: TransactionData, at: TxLocation | null): R
   if (tx.type !== 0) out.accessList = (tx.accessList ?? []).map((e) => ({ address: d(e.address), storageKeys: e.storageKeys.map(d) }));
   if (tx.chainId !== undefined) out.chainId = q(tx.chainId);
   if (tx.blobVersionedHashes !== undefined) out.blobVersionedHashes = tx.blobVersionedHashes.map(d);
+  if (tx.authorizationList !== undefined) {
+    out.authorizationList = tx.authorizationList.map((a) => ({
+      chainId: q(a.chainId),
+      address: d(a.address),
+      nonce: q(a.nonce),
+      yParity: q(a.yParity),
+      r: q(a.r),
+      s: q(a.s),
+    }));
+  }
   out.v = q(tx.v);
   out.r = q(tx.r);
   out.s = q(tx.s);

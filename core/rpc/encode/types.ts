@@ -35,6 +35,16 @@ export interface AccessListEntry {
   storageKeys: Uint8Array[];
 }
 
+/** One EIP-7702 authorization as geth's JSON shows it. */
+export interface AuthorizationData {
+  chainId: bigint;
+  address: Uint8Array;
+  nonce: bigint;
+  yParity: bigint;
+  r: bigint;
+  s: bigint;
+}
+
 /** A signed transaction with its sender (recovered once, by the chain). */
 export interface TransactionData {
   /** 0 legacy, 1 EIP-2930, 2 EIP-1559, 3 EIP-4844. */
@@ -52,6 +62,8 @@ export interface TransactionData {
   maxPriorityFeePerGas?: bigint;
   maxFeePerBlobGas?: bigint;
   blobVersionedHashes?: Uint8Array[];
+  /** EIP-7702 (type 4). */
+  authorizationList?: AuthorizationData[];
   value: bigint;
   data: Uint8Array;
   accessList?: AccessListEntry[];

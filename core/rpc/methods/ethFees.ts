@@ -54,6 +54,10 @@ export function ethFeeMethods(s: RpcServices): MethodTable {
   return {
     eth_gasPrice: method([], async () => toQuantity((await chain.suggestTip()) + (chain.head().baseFeePerGas ?? 0n))),
     eth_maxPriorityFeePerGas: method([], async () => toQuantity(await chain.suggestTip())),
+    eth_blobBaseFee: method([], async () => {
+      const fee = await chain.headBlobBaseFee?.();
+      return fee === undefined ? null : toQuantity(fee);
+    }),
     eth_feeHistory: method(
       [required(hexOrDecimal64), required(blockNumber), optional(percentiles)] as const,
       async ([count, newestSel, pcts = []], ctx) => {
@@ -71,6 +75,10 @@ export function ethFeeMethods(s: RpcServices): MethodTable {
         const oldest = newest + 1n >= n ? newest + 1n - n : 0n;
         const baseFees: string[] = [];
         const ratios: number[] = [];
+        const blobFees: string[] = [];
+        const blobRatios: number[] = [];
+        let blobSeen = false;
+        let nextBlob: bigint | undefined;
         const rewards: string[][] = [];
         let next = 0n;
         for (let num = oldest; num <= newest; num++) {
@@ -81,6 +89,10 @@ export function ethFeeMethods(s: RpcServices): MethodTable {
           ratios.push(b.gasLimit === 0n ? 0 : Number(b.gasUsed) / Number(b.gasLimit));
           if (pcts.length > 0) rewards.push(blockRewards(b, pcts).map(toQuantity));
           next = b.nextBaseFeePerGas;
+          blobFees.push(toQuantity(b.blob?.baseFee ?? 0n));
+          blobRatios.push(b.blob === undefined || b.blob.maxGas === 0n ? 0 : Number(b.blob.gasUsed) / Number(b.blob.maxGas));
+          if (b.blob !== undefined && (b.blob.gasUsed > 0n || b.blob.excess > 0n)) blobSeen = true;
+          nextBlob = b.blob?.nextBaseFee;
         }
         if (ratios.length === 0) return { oldestBlock: '0x0' };
         baseFees.push(toQuantity(next));
@@ -88,6 +100,13 @@ export function ethFeeMethods(s: RpcServices): MethodTable {
         if (pcts.length > 0) out.reward = rewards;
         out.baseFeePerGas = baseFees;
         out.gasUsedRatio = ratios;
+        // Blob fields when the range saw blob gas (decision 0033: all-zero blob columns are left out, as the
+        // execution-apis Cancun suite records them).
+        if (blobSeen) {
+          blobFees.push(toQuantity(nextBlob ?? 0n));
+          out.baseFeePerBlobGas = blobFees;
+          out.blobGasUsedRatio = blobRatios;
+        }
         return out;
       },
       { expensive: true },

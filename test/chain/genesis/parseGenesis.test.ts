@@ -74,7 +74,14 @@ describe('parseGenesis', () => {
   const cases: [string, unknown, string, string][] = [
     ['not JSON', '{', 'GENESIS_BAD_JSON', ''],
     ['unknown top-level key', base({ gaslimit: '0x1' }), 'GENESIS_UNKNOWN_KEY', 'gaslimit'],
-    ['unknown fork', base({}, { pragueTime: 0 }), 'GENESIS_UNKNOWN_KEY', 'config.pragueTime'],
+    ['unknown fork key', base({}, { pragueTim: 0 }), 'GENESIS_UNKNOWN_KEY', 'config.pragueTim'],
+    ['a fork after BPO2', base({}, { shanghaiTime: 0, amsterdamTime: 0 }), 'GENESIS_UNSUPPORTED', 'config.amsterdamTime'],
+    [
+      'blobSchedule of a later fork',
+      base({}, { blobSchedule: { bpo3: { target: 1, max: 2, baseFeeUpdateFraction: 1 } } }),
+      'GENESIS_UNSUPPORTED',
+      'config.blobSchedule.bpo3',
+    ],
     ['missing chainId', base({}, { chainId: undefined }), 'GENESIS_MISSING_FIELD', 'config.chainId'],
     [
       'bad balance',
@@ -96,7 +103,7 @@ describe('parseGenesis', () => {
     ['bad mixHash', base({ mixHash: '0x00' }), 'GENESIS_BAD_FIELD', 'mixHash'],
     ['odd extraData', base({ extraData: '0x0' }), 'GENESIS_BAD_FIELD', 'extraData'],
     ['nonce over 64 bits', base({ nonce: '0x10000000000000000' }), 'GENESIS_BAD_FIELD', 'nonce'],
-    ['cancun at genesis', base({}, { shanghaiTime: 0, cancunTime: 0 }), 'GENESIS_UNSUPPORTED', 'config.cancunTime'],
+    ['blob gas before Cancun', base({ blobGasUsed: '0x0' }, {}), 'GENESIS_BAD_FIELD', 'blobGasUsed'],
     ['baseFee before London', base({ baseFeePerGas: '0x1' }, { londonBlock: 5 }), 'GENESIS_BAD_FIELD', 'baseFeePerGas'],
   ];
   for (const [name, input, code, key] of cases) {

@@ -57,7 +57,7 @@ describe('receipts', () => {
 
   it('error: unknown type, bad status, wrong field size', () => {
     const legacy = encodeReceipt(samples[0]);
-    expect(() => decodeReceipt(Uint8Array.of(3, ...legacy))).toThrow(ReceiptError);
+    expect(() => decodeReceipt(Uint8Array.of(5, ...legacy))).toThrow(ReceiptError);
     expect(() => decodeReceipt(Uint8Array.of(0, ...legacy))).toThrow(/unknown receipt type 0/);
     const fields = decodeRlp(legacy) as RlpInput[];
     expect(() => decodeReceipt(encodeRlp([Uint8Array.of(2), ...fields.slice(1)]))).toThrow(/receipt\.status/);

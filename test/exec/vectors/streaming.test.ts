@@ -24,7 +24,7 @@ function mixedNetworksFile(): string {
   for (let i = 0; i < 64; i++)
     writeSync(
       fd,
-      `${JSON.stringify(`${name}_other${i}`)}:${JSON.stringify({ ...shanghai, network: i % 2 ? 'Cancun' : 'Prague', _info: { pad } })},`,
+      `${JSON.stringify(`${name}_other${i}`)}:${JSON.stringify({ ...shanghai, network: i % 2 ? 'Berlin' : 'Istanbul', _info: { pad } })},`,
     );
   writeSync(fd, `${JSON.stringify(name)}:${JSON.stringify(shanghai)}}`);
   closeSync(fd);
