@@ -39,6 +39,8 @@ export interface ApplyTxOptions {
   reportAccessList?: boolean;
   /** eth_call semantics (geth's NoBaseFee): a message with zero fee fields skips the base-fee check. */
   noBaseFee?: boolean;
+  /** eth_call semantics (geth's SkipTransactionChecks, go-ethereum#32641): EIP-7825's per-transaction cap does not apply. */
+  noTxGasCap?: boolean;
   /** Never take the value-transfer fast path (so that a bench can compare). */
   noFastPath?: boolean;
 }
@@ -90,7 +92,7 @@ function validate(
   if (!isForkActive(fork, since)) throw invalid('TX_TYPE_NOT_SUPPORTED', `type ${tx.type} before ${since} (fork ${fork})`);
   if (tx.type >= 3 && tx.to === undefined) throw invalid('TX_INVALID', `type ${tx.type} transaction cannot create a contract`);
   if (tx.type === 4 && (tx.authorizationList ?? []).length === 0) throw invalid('TX_INVALID', 'EIP-7702 transaction with empty auth list');
-  if (isForkActive(fork, 'Osaka') && tx.gasLimit > MAX_TX_GAS) {
+  if (opts.noTxGasCap !== true && isForkActive(fork, 'Osaka') && tx.gasLimit > MAX_TX_GAS) {
     throw invalid('TX_GAS_LIMIT_TOO_HIGH', `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`, {
       field: 'gasLimit',
       expected: `<= ${MAX_TX_GAS}`,

@@ -1,6 +1,7 @@
 /**
  * eth_simulateV1 on the real dev node (`xone run --dev`): blocks of calls with block and state overrides, state carried
- * from block to block, real headers (an empty block keeps its parent's state root), traceTransfers (ERC-7528),
+ * from block to block, real headers (an empty block has the state root the chain's own next empty block has: the
+ * Osaka system calls ran), traceTransfers (ERC-7528),
  * validation and the spec's error codes, movePrecompileToAddress, and viem's simulateCalls on top.
  */
 import { createPublicClient, http } from 'viem';
@@ -57,12 +58,19 @@ describe('eth_simulateV1', () => {
     ]);
   });
 
-  it('behavior: an empty block keeps its parent state root; blocks chain by parentHash and carry state', async () => {
-    const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
+  it("behavior: an empty block has the state root of the chain's own next empty block; blocks chain and carry state", async () => {
+    const latest = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
+    const number = (n: bigint) => '0x' + n.toString(16);
+    const head = (await rpc(node.url, 'eth_getBlockByNumber', [number(BigInt(latest.number) - 1n), false])).result as Record<
+      string,
+      string
+    >;
+    // The dev chain seals an empty block every second: the real successor of `head`, with the same system calls.
+    const next = (await rpc(node.url, 'eth_getBlockByNumber', [latest.number, false])).result as Record<string, string>;
     const r = await sim(
       {
         blockStateCalls: [
-          { calls: [] },
+          { blockOverrides: { time: next.timestamp }, calls: [] },
           { stateOverrides: { [C0]: { balance: '0x3e8' } }, calls: [{ from: C0, to: C1, value: '0x3e8' }] },
           { calls: [{ from: C1, to: C2, value: '0x3e8' }] },
         ],
@@ -71,7 +79,8 @@ describe('eth_simulateV1', () => {
     );
     expect(r.error).toBeUndefined();
     const [empty, first, second] = r.result as Record<string, string>[];
-    expect(empty.stateRoot).toBe(head.stateRoot);
+    expect(empty.stateRoot).toBe(next.stateRoot);
+    expect(empty.stateRoot).not.toBe(head.stateRoot);
     expect(empty.parentHash).toBe(head.hash);
     expect(first.parentHash).toBe(empty.hash);
     expect(second.parentHash).toBe(first.hash);

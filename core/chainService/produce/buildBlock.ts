@@ -85,7 +85,7 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
   if (isForkActive(fork, 'Cancun')) {
     header.blobGasUsed = 0n;
     header.excessBlobGas = expectedExcessBlobGas(parent, ctx.config, fork);
-    // Decision 0030: no beacon chain precedes a Clique block; the EIP-4788 contract records a zero root.
+    // Decision 0033: no beacon chain precedes a Clique block; the EIP-4788 contract records a zero root.
     header.parentBeaconBlockRoot = new Uint8Array(32);
   }
   // Filled from the execution below; present so the block has Prague's shape while it runs.

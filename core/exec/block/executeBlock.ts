@@ -20,7 +20,7 @@ import { blobBaseFee, maxBlobGasPerBlock } from '../header/blobGas.ts';
 import { blobGasOf } from '../applyTransaction.ts';
 import type { BlockEnv } from '../types.ts';
 import { collectRequests } from './requests.ts';
-import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS, systemCall } from './systemCalls.ts';
+import { preBlockSystemCalls } from './systemCalls.ts';
 
 /** The bloom of a receipt without logs, shared by all of them (read only: receipts are encoded, never edited). */
 const ZERO_BLOOM = new Uint8Array(256);
@@ -97,11 +97,7 @@ export async function runBlock(block: Block, senders: readonly Uint8Array[], ctx
   let gasUsed = 0n;
   let blobGasUsed = 0n;
   let fastPathTxs = 0;
-  const h = block.header;
-  if (isForkActive(ctx.fork, 'Cancun') && h.parentBeaconBlockRoot !== undefined) {
-    await systemCall(host, evmBlock, state, BEACON_ROOTS_ADDRESS, h.parentBeaconBlockRoot);
-  }
-  if (isForkActive(ctx.fork, 'Prague') && h.number > 0n) await systemCall(host, evmBlock, state, HISTORY_STORAGE_ADDRESS, h.parentHash);
+  await preBlockSystemCalls(host, evmBlock, state, ctx.fork, block.header);
   for (const [i, tx] of block.transactions.entries()) {
     const blobGas = blobGasOf(tx);
     if (blobGas > 0n && env.maxBlobGas !== undefined && blobGasUsed + blobGas > env.maxBlobGas) {

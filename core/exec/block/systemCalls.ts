@@ -8,6 +8,8 @@
  *  - EIP-7002 / EIP-7251 (Prague): dequeue withdrawal and consolidation requests after the transactions.
  */
 import { Address } from '@ethereumjs/util';
+import { isForkActive, type Fork } from '../../chain/forks.ts';
+import type { Header } from '../../chain/header/index.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import { hasCode } from '../../state/account.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
@@ -58,4 +60,21 @@ export async function systemCall(
     evm.journal.cleanJournal();
     state.clearOriginalStorage();
   }
+}
+
+/**
+ * The system calls before a block's transactions (EIP-4788 from Cancun, EIP-2935 from Prague). Block execution,
+ * tracing and eth_simulateV1 all run them, so a transaction reads the same beacon roots and block hashes in each.
+ */
+export async function preBlockSystemCalls(
+  host: EvmHost,
+  block: EvmBlock,
+  state: JournaledState,
+  fork: Fork,
+  header: Pick<Header, 'number' | 'parentHash' | 'parentBeaconBlockRoot'>,
+): Promise<void> {
+  if (isForkActive(fork, 'Cancun') && header.parentBeaconBlockRoot !== undefined) {
+    await systemCall(host, block, state, BEACON_ROOTS_ADDRESS, header.parentBeaconBlockRoot);
+  }
+  if (isForkActive(fork, 'Prague') && header.number > 0n) await systemCall(host, block, state, HISTORY_STORAGE_ADDRESS, header.parentHash);
 }

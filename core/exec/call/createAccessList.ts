@@ -25,7 +25,7 @@ function canonical(list: readonly AccessListItem[]): string {
 /** The access list `req` needs at the environment's block. */
 export async function createAccessList(req: CallRequest, env: CallEnvironment, options: CallOptions = {}): Promise<AccessListResult> {
   const opts = withDeadline(options);
-  const gas = callGas(req, opts, env);
+  const gas = callGas(req, opts);
   const excluded = new Set<string>();
   if (req.from !== undefined) excluded.add(keyOf(req.from));
   if (req.to !== undefined) excluded.add(keyOf(req.to));

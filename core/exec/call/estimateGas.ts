@@ -5,14 +5,14 @@
  */
 import { forkAt } from '../../chain/forks.ts';
 import { intrinsicGas } from '../../chain/transaction/index.ts';
-import { callGas, execute, messageOf, withDeadline } from './runCall.ts';
+import { estimateGasBound, execute, messageOf, withDeadline } from './runCall.ts';
 import { CallError, type CallEnvironment, type CallOptions, type CallRequest } from './types.ts';
 
 /** Estimated gas of `req` at the environment's block. Throws CallError (CALL_REVERTED with `meta.data`, …). */
 export async function estimateGas(req: CallRequest, env: CallEnvironment, options: CallOptions = {}): Promise<bigint> {
   const opts = withDeadline(options);
   const fork = forkAt(env.config, Number(env.header.number), Number(env.header.timestamp));
-  let hi = callGas(req, opts, env);
+  let hi = estimateGasBound(req, opts, env);
   if (req.gas === undefined && env.header.gasLimit < hi) hi = env.header.gasLimit;
   const { tx } = messageOf(req, env, hi);
   let lo = intrinsicGas(tx, fork) - 1n;

@@ -45,16 +45,23 @@ export function messageOf(req: CallRequest, env: CallEnvironment, gas: bigint): 
 }
 
 /**
- * The gas limit a call runs with: the request's, bounded by the cap (the cap when absent). Without a gas field, a
- * block under Osaka also bounds it by EIP-7825's per-transaction cap, as geth does, so a default call is valid.
+ * The gas limit a call runs with: the request's, bounded by the cap (the cap when absent). A call is not a
+ * transaction: EIP-7825's per-transaction cap does not bound it (execute passes noTxGasCap), as in geth.
  */
-export function callGas(req: CallRequest, opts: CallOptions = {}, env?: Pick<CallEnvironment, 'config' | 'header'>): bigint {
+export function callGas(req: CallRequest, opts: CallOptions = {}): bigint {
   const cap = opts.gasCap ?? defaultCallOptions.gasCap;
-  const gas = req.gas === undefined || req.gas > cap ? cap : req.gas;
-  if (req.gas === undefined && env !== undefined && gas > MAX_TX_GAS) {
-    if (isForkActive(forkAt(env.config, Number(env.header.number), Number(env.header.timestamp)), 'Osaka')) return MAX_TX_GAS;
-  }
-  return gas;
+  return req.gas === undefined || req.gas > cap ? cap : req.gas;
+}
+
+/**
+ * The upper bound of a gas estimate: the call's gas, and under Osaka at most EIP-7825's cap, since the estimate is
+ * for a transaction that must fit under it (geth's gas estimator does the same).
+ */
+export function estimateGasBound(req: CallRequest, opts: CallOptions, env: Pick<CallEnvironment, 'config' | 'header'>): bigint {
+  const gas = callGas(req, opts);
+  if (gas <= MAX_TX_GAS) return gas;
+  const fork = forkAt(env.config, Number(env.header.number), Number(env.header.timestamp));
+  return isForkActive(fork, 'Osaka') ? MAX_TX_GAS : gas;
 }
 
 /** Runs one message; the low-level step shared by call, estimateGas and createAccessList. */
@@ -84,6 +91,7 @@ export async function execute(
       skipBalance: true,
       skipNonce: true,
       noBaseFee: true,
+      noTxGasCap: true,
       ...extra,
     });
   } catch (err) {
@@ -101,7 +109,7 @@ export function withDeadline(opts: CallOptions): CallOptions & { deadline: numbe
 
 /** eth_call: the return data (or revert data) of `req` at the environment's block. */
 export async function call(req: CallRequest, env: CallEnvironment, opts: CallOptions = {}): Promise<CallResult> {
-  const r = await execute(req, env, callGas(req, opts, env), withDeadline(opts));
+  const r = await execute(req, env, callGas(req, opts), withDeadline(opts));
   const reverted = r.error === 'revert';
   return { returnData: r.returnValue, gasUsed: r.gasUsed, reverted, error: r.error };
 }

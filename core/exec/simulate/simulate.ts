@@ -6,7 +6,7 @@
  * turns on nonce, balance, base-fee and EOA checks; `traceTransfers` adds ERC-7528 Transfer logs for ether moved.
  * A plain function over a StateReader plus a root computer: a state-reading job for the RPC execution pool.
  */
-import { EMPTY_REQUESTS_HASH, transactionsRoot, type Block } from '../../chain/block/index.ts';
+import { EMPTY_REQUESTS_HASH, requestsHash, transactionsRoot, type Block } from '../../chain/block/index.ts';
 import { bloomUnion, logsBloom } from '../../chain/bloom.ts';
 import { forkAt, isForkActive, type ChainConfig } from '../../chain/forks.ts';
 import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, headerHash, type Header } from '../../chain/header/index.ts';
@@ -21,6 +21,8 @@ import type { StateRootComputer } from '../../state/stateRoot.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
 import { applyTransaction } from '../applyTransaction.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
+import { collectRequests } from '../block/requests.ts';
+import { preBlockSystemCalls } from '../block/systemCalls.ts';
 import type { CallRequest } from '../call/types.ts';
 import { applyStateOverrides, type StateOverrideSet } from '../call/stateOverrides.ts';
 import { TxInvalidError } from '../errors.ts';
@@ -236,6 +238,8 @@ async function simulateBlock(
   const env = blockEnvOf(block, { config, fork, blockHash: (n) => (n < plan.number && n + 256n >= plan.number ? hashOf(n) : undefined) });
   const host = new EvmHost(config.chainId, fork, state, { libraryLoop: opts.traceTransfers || moved.size > 0, precompileMoves: moved });
   const evmBlock = host.bind(state, env);
+  // As geth's simulator: the beacon-root and block-hash system calls before the calls, the requests after them.
+  await preBlockSystemCalls(host, evmBlock, state, fork, header);
   const calls: SimCall[] = [];
   const txs: Transaction[] = [];
   const senders: Uint8Array[] = [];
@@ -248,8 +252,8 @@ async function simulateBlock(
     const remaining = header.gasLimit - gasUsed;
     let gas = req.gas ?? remaining;
     if (req.gas === undefined && opts.gasCap > 0n && gas > opts.gasCap) gas = opts.gasCap;
-    // EIP-7825: under Osaka a call without gas gets at most the per-transaction cap, as geth's simulate does.
-    if (req.gas === undefined && isForkActive(fork, 'Osaka') && gas > MAX_TX_GAS) gas = MAX_TX_GAS;
+    // EIP-7825 binds only with validation (geth #32641): there a call without gas gets at most the cap.
+    if (opts.validation && req.gas === undefined && isForkActive(fork, 'Osaka') && gas > MAX_TX_GAS) gas = MAX_TX_GAS;
     if (gasUsed + gas > header.gasLimit)
       throw new SimulateError('SIM_BLOCK_GAS_LIMIT', `block gas limit reached: ${gasUsed} >= ${header.gasLimit}`);
     const dynamic = req.gasPrice === undefined;
@@ -272,6 +276,7 @@ async function simulateBlock(
       r = await applyTransaction(host, evmBlock, state, env, tx, from, header.gasLimit - gasUsed, {
         skipNonce: !opts.validation,
         noBaseFee: !opts.validation,
+        noTxGasCap: !opts.validation,
         noFastPath: opts.traceTransfers,
       });
     } catch (err) {
@@ -302,6 +307,7 @@ async function simulateBlock(
     senders.push(from);
     receipts.push({ type: tx.type, status: r.status, cumulativeGasUsed: gasUsed, logsBloom: logsBloom(r.logs), logs: r.logs });
   }
+  const requests = await collectRequests(host, evmBlock, state, config, fork, receipts);
   const changes = state.changes();
   const update = roots.apply(changes, (key) => state.accountByKey(key));
   foldChanges(sim, changes);
@@ -316,6 +322,7 @@ async function simulateBlock(
     receiptsRoot: receiptsRoot(receipts),
     logsBloom: bloomUnion(receipts.map((x) => x.logsBloom)),
     gasUsed,
+    ...(requests === undefined ? {} : { requestsHash: requestsHash(requests) }),
   };
   return { header: sealed, hash: headerHash(sealed), transactions: txs, senders, calls };
 }

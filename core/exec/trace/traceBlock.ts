@@ -14,6 +14,7 @@ import { JournaledState } from '../../state/journaledState.ts';
 import { keyOf } from '../../state/keys.ts';
 import { applyTransaction } from '../applyTransaction.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
+import { preBlockSystemCalls } from '../block/systemCalls.ts';
 import { CallError, type CallRequest } from '../call/types.ts';
 import { callGas, messageOf } from '../call/runCall.ts';
 import { TxInvalidError } from '../errors.ts';
@@ -84,7 +85,7 @@ async function traceOne(
   try {
     r = await applyTransaction(host, evmBlock, state, env, tx, sender, gasAvailable, {
       noFastPath: true,
-      ...(call ? { skipBalance: true, skipNonce: true, noBaseFee: true } : {}),
+      ...(call ? { skipBalance: true, skipNonce: true, noBaseFee: true, noTxGasCap: true } : {}),
     });
   } finally {
     detach();
@@ -140,6 +141,8 @@ export async function traceBlockTransactions(
   const state = new JournaledState(parentState);
   const host = new EvmHost(config.chainId, fork, state);
   const fastBlock = host.bind(state, env);
+  // As geth's tracers: the beacon-root and block-hash system calls run (untraced) before the first transaction.
+  await preBlockSystemCalls(host, fastBlock, state, fork, h);
   const out: TxTrace[] = [];
   let gasUsed = 0n;
   let logIndex = 0;
@@ -210,7 +213,7 @@ export async function traceCall(
   const fork = forkAt(config, Number(header.number), Number(header.timestamp));
   const base = new JournaledState(state);
   prepare?.(base);
-  const gas = callGas(req, { gasCap: limits.gasCap }, { config, header });
+  const gas = callGas(req, { gasCap: limits.gasCap });
   const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
   const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
   const host = new EvmHost(config.chainId, fork, base);
