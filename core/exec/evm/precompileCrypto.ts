@@ -3,8 +3,8 @@
  * (0x0b-0x11), chosen by measurement (decision 0034): c-kzg (native) over kzg-wasm, mcl-wasm over @noble/curves.
  *
  * Both load lazily so a node that never meets these precompiles pays nothing: c-kzg's trusted setup (1-3 s, once per
- * thread) on the first point evaluation; mcl-wasm's initialisation (~0.25 s) starts at module load in the background,
- * and until it is done the BLS calls run on @noble/curves (the library's default). Both implement EIP-2537 exactly,
+ * thread) on the first point evaluation; mcl-wasm's initialisation (~0.25 s) starts in the background on a thread's
+ * first BLS call, and until it is done the BLS calls run on @noble/curves (the library's default). Both implement EIP-2537 exactly,
  * so which one answers a call changes its speed, never its result.
  */
 import { createRequire } from 'node:module';
@@ -50,27 +50,42 @@ export const kzg: KZG = {
 
 const noble = new NobleBLS();
 let mcl: EVMBLSInterface | undefined;
-/** Resolves once mcl-wasm answers the BLS calls (tests and benchmarks wait for it to measure the chosen backend). */
-export const blsReady: Promise<void> = import('mcl-wasm')
-  .then(async (lib) => {
-    await lib.init(lib.BLS12_381);
-    const backend = new MCLBLS(lib);
-    backend.init();
-    mcl = backend;
-  })
-  .catch(() => {
-    // Stays on @noble/curves (correct, slower); nothing to report per call.
-  });
+let mclLoading: Promise<void> | undefined;
+
+/**
+ * Starts loading mcl-wasm in this thread (once) and resolves when it answers the BLS calls; on failure the calls stay
+ * on @noble/curves (correct, slower). Not at module load: every worker thread (RPC pool, recovery) imports this
+ * module, and an initialisation competing with a thread's first job made that job late.
+ */
+export function loadMcl(): Promise<void> {
+  mclLoading ??= import('mcl-wasm')
+    .then(async (lib) => {
+      await lib.init(lib.BLS12_381);
+      const backend = new MCLBLS(lib);
+      backend.init();
+      mcl = backend;
+    })
+    .catch(() => {
+      // Stays on @noble/curves; nothing to report per call.
+    });
+  return mclLoading;
+}
+
+function backend(): EVMBLSInterface {
+  if (mcl !== undefined) return mcl;
+  void loadMcl();
+  return noble;
+}
 
 /** The `bls` option of every EVM the node builds. */
 export const bls: EVMBLSInterface = {
-  addG1: (input) => (mcl ?? noble).addG1(input),
-  addG2: (input) => (mcl ?? noble).addG2(input),
-  mapFPtoG1: (input) => (mcl ?? noble).mapFPtoG1(input),
-  mapFP2toG2: (input) => (mcl ?? noble).mapFP2toG2(input),
-  msmG1: (input) => (mcl ?? noble).msmG1(input),
-  msmG2: (input) => (mcl ?? noble).msmG2(input),
-  pairingCheck: (input) => (mcl ?? noble).pairingCheck(input),
+  addG1: (input) => backend().addG1(input),
+  addG2: (input) => backend().addG2(input),
+  mapFPtoG1: (input) => backend().mapFPtoG1(input),
+  mapFP2toG2: (input) => backend().mapFP2toG2(input),
+  msmG1: (input) => backend().msmG1(input),
+  msmG2: (input) => backend().msmG2(input),
+  pairingCheck: (input) => backend().pairingCheck(input),
 };
 
 /** Which BLS backend answers now (for benchmarks and the node's startup log). */
