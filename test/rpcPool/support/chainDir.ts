@@ -13,11 +13,17 @@ import type { HeaderData } from '../../../core/rpc/encode/types.ts';
 import { headerData } from '../../../core/rpcBackend/convert.ts';
 import { ethereumHeaderCodec } from '../../../core/chain/header/index.ts';
 import { decodeRlp } from '../../../core/primitives/rlp.ts';
+import { bls12_381 } from '@noble/curves/bls12-381.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** JUMPDEST PUSH1 0 JUMP: runs until its gas or its time ends. */
 export const LOOP = hexToBytes('0x' + 'aa'.repeat(20));
+/**
+ * Calls the EIP-2537 pairing precompile (0x0f) on one (G1, G2) pair in a loop until its gas ends: milliseconds per
+ * 70,300 gas, so even EIP-7825's 2^24 (the most an Osaka estimate tries) outlasts a 300 ms budget on any host.
+ */
+export const SLOW_LOOP = hexToBytes('0x' + 'ab'.repeat(20));
 /** Returns the 32-byte word 42. */
 export const VIEW = hexToBytes('0x' + 'bb'.repeat(20));
 /** REVERT with no data. */
@@ -45,6 +51,7 @@ export async function makeChainDir(name: string): Promise<ChainDir> {
       timestamp: now,
       devEdits: [
         { address: LOOP, code: hexToBytes('0x5b600056') },
+        { address: SLOW_LOOP, code: hexToBytes(pairingLoop()) },
         { address: VIEW, code: hexToBytes('0x602a60005260206000f3') },
         { address: REVERTER, code: hexToBytes('0x60006000fd') },
         { address: EMITTER, code: hexToBytes('0x60006000a000') },
@@ -71,4 +78,13 @@ export async function makeChainDir(name: string): Promise<ChainDir> {
   } finally {
     service.close();
   }
+}
+
+/** CODECOPY the 384-byte pair after the loop to memory 0; JUMPDEST; STATICCALL 0x0f(0..384 -> 512..544); POP; JUMP. */
+function pairingLoop(): string {
+  const word = (v: bigint): string => v.toString(16).padStart(128, '0');
+  const g1 = bls12_381.G1.Point.BASE.toAffine();
+  const g2 = bls12_381.G2.Point.BASE.toAffine();
+  const pair = word(g1.x) + word(g1.y) + word(g2.x.c0) + word(g2.x.c1) + word(g2.y.c0) + word(g2.y.c1);
+  return '0x' + '61018060195f39' + '5b' + '6020610200610180' + '5f600f5afa50' + '600756' + pair;
 }
