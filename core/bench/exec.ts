@@ -5,12 +5,14 @@
  * (2) ERC-20 transfers of a token compiled with npm solc at bench time. Prints one JSON document on stdout and a
  * one-line summary on stderr. Options: `--quick` (fewer blocks), `--dir PATH` (where datadirs go; default the OS
  * temp dir, whose filesystem is recorded), `--only erc20` (just the ERC-20 workload, imported `--reps N` times on
- * fresh datadirs; each import is reported, for A/B runs of the EVM path), `--only compute` (compute-heavy programs
+ * fresh datadirs; each import is reported, for A/B runs of the EVM path), `--fork NAME` (shanghai by default; cancun,
+ * prague or osaka from genesis, to compare a workload across forks), `--only compute` (compute-heavy programs
  * shaped after vmPerformance and stTimeConsuming, ours against @ethereumjs/evm's own loop in the same run, Mgas/s;
  * `--rounds N`, `--scale X` sizes them, `--programs a,b` picks some; exec/compute.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { TIME_FORKS } from '../chain/forks.ts';
 import { benchConfig, buildChain } from './exec/buildChain.ts';
 import { importChain } from './exec/importChain.ts';
 import { erc20Workload, transferWorkload } from './exec/workloads.ts';
@@ -26,6 +28,10 @@ const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 const repsIndex = args.indexOf('--reps');
 const reps = repsIndex >= 0 ? Number(args[repsIndex + 1]) : 1;
 const load = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
+const forkIndex = args.indexOf('--fork');
+const forkArg = forkIndex >= 0 ? (args[forkIndex + 1] as string) : 'shanghai';
+const fork = TIME_FORKS.find((f) => f.toLowerCase() === forkArg.toLowerCase() && f !== 'BPO1' && f !== 'BPO2');
+if (fork === undefined) throw new Error(`--fork ${forkArg}: one of shanghai, cancun, prague, osaka`);
 
 /** Peers' figures quoted by the issue (not run here except where stated). */
 const ANCHORS = {
@@ -46,7 +52,7 @@ function filesystem(dir: string): string {
 }
 
 const chainId = 2040n;
-const config = benchConfig(chainId);
+const config = benchConfig(chainId, fork);
 const loadStart = load();
 const buildStart = performance.now();
 
@@ -57,6 +63,7 @@ if (only === 'compute') {
   const programs = await benchCompute({ rounds, scale, only: arg('--programs')?.split(',') });
   const report = {
     bench: 'exec',
+    fork,
     only: 'compute',
     date: new Date().toISOString(),
     host: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, loadavgStart: loadStart, loadavgEnd: load() },
@@ -86,6 +93,7 @@ if (only === 'erc20') {
   }
   const report = {
     bench: 'exec',
+    fork,
     only: 'erc20',
     date: new Date().toISOString(),
     host: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, loadavgStart: loadStart, loadavgEnd: load() },
@@ -124,6 +132,7 @@ const erc20Figures = await importChain(baseDir, config, erc20.alloc, erc20Chain)
 const anvilTxPerSec = Math.round(20_000 / ANCHORS.anvil20kPreRecoveredSec);
 const report = {
   bench: 'exec',
+  fork,
   date: new Date().toISOString(),
   host: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, loadavgStart: loadStart, loadavgEnd: load() },
   filesystem: filesystem(baseDir),

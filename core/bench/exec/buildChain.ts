@@ -3,14 +3,15 @@
  * node's own executor on an in-memory state, then fills in gasUsed, bloom and every root, so the blocks are valid
  * for the import pipeline that is timed afterwards. Nothing here is timed.
  */
-import { encodeBlock, transactionsRoot, type Block } from '../../chain/block/index.ts';
-import { forkAt, type ChainConfig } from '../../chain/forks.ts';
+import { EMPTY_REQUESTS_HASH, encodeBlock, transactionsRoot, type Block } from '../../chain/block/index.ts';
+import { forkAt, isForkActive, TIME_FORKS, type ChainConfig, type TimeFork } from '../../chain/forks.ts';
 import { EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, headerHash, type Header } from '../../chain/header/index.ts';
 import { receiptsRoot } from '../../chain/receipt/index.ts';
 import { recoverSender, type Transaction } from '../../chain/transaction/index.ts';
 import { runBlock } from '../../exec/block/executeBlock.ts';
 import { EvmHostCache } from '../../exec/evmHost.ts';
 import { expectedBaseFee } from '../../exec/header/baseFee.ts';
+import { expectedExcessBlobGas } from '../../exec/header/blobGas.ts';
 import type { AllocAccount } from '../../state/alloc.ts';
 import { applyAlloc } from '../../state/alloc.ts';
 import { MemoryState } from '../../state/memoryState.ts';
@@ -24,8 +25,13 @@ export interface BuiltChain {
   gas: bigint;
 }
 
-/** Clique-style PoA config with every fork through Shanghai from genesis (the target network's shape). */
-export function benchConfig(chainId: bigint): ChainConfig {
+/**
+ * Clique-style PoA config with every fork through `fork` from genesis: Shanghai (the target network's shape) unless a
+ * newer one is asked for (bench:exec --fork, to compare the same workload across forks).
+ */
+export function benchConfig(chainId: bigint, fork: TimeFork = 'Shanghai'): ChainConfig {
+  const forkTimes: ChainConfig['forkTimes'] = {};
+  for (const f of TIME_FORKS.slice(0, TIME_FORKS.indexOf(fork) + 1)) forkTimes[f] = 0;
   return {
     chainId,
     forkBlocks: {
@@ -42,7 +48,7 @@ export function benchConfig(chainId: bigint): ChainConfig {
       ArrowGlacier: 0,
       GrayGlacier: 0,
     },
-    forkTimes: { Shanghai: 0 },
+    forkTimes,
     clique: { period: 2, epoch: 30_000 },
   };
 }
@@ -77,6 +83,7 @@ export async function buildChain(
     nonce: new Uint8Array(8),
     baseFeePerGas: 1_000_000_000n,
     withdrawalsRoot: EMPTY_TRIE_ROOT,
+    ...cancunFields(config, 0, 0),
   };
   let parent = genesisHeader;
   const blocks: Uint8Array[] = [];
@@ -94,6 +101,7 @@ export async function buildChain(
       difficulty: 2n,
       baseFeePerGas: expectedBaseFee(parent, forkAt(config, Number(parent.number), Number(parent.timestamp))),
       transactionsRoot: transactionsRoot(transactions),
+      ...(isForkActive(fork, 'Cancun') ? { excessBlobGas: expectedExcessBlobGas(parent, config, fork) } : {}),
     };
     const block: Block = { header: draft, transactions, ommers: [], withdrawals: [] };
     const exec = await runBlock(
@@ -112,6 +120,8 @@ export async function buildChain(
       receiptsRoot: receiptsRoot(exec.receipts),
       logsBloom: bloom,
       gasUsed: exec.gasUsed,
+      ...(exec.blobGasUsed !== undefined ? { blobGasUsed: exec.blobGasUsed } : {}),
+      ...(exec.requestsHash !== undefined ? { requestsHash: exec.requestsHash } : {}),
     };
     blocks.push(encodeBlock({ ...block, header }));
     parent = header;
@@ -119,4 +129,13 @@ export async function buildChain(
     gas += exec.gasUsed;
   }
   return { genesisHeader, blocks, txs, gas };
+}
+
+/** The Cancun and Prague header fields of a block at (number, timestamp) without blobs or requests. */
+function cancunFields(config: ChainConfig, number: number, timestamp: number): Partial<Header> {
+  const fork = forkAt(config, number, timestamp);
+  return {
+    ...(isForkActive(fork, 'Cancun') ? { blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconBlockRoot: new Uint8Array(32) } : {}),
+    ...(isForkActive(fork, 'Prague') ? { requestsHash: EMPTY_REQUESTS_HASH } : {}),
+  };
 }
