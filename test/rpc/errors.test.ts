@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Transaction } from 'ethers';
@@ -44,6 +44,29 @@ describe('error table', () => {
   test('default: docs/errors.md "Core errors" lists exactly the rows of CORE_ERRORS', () => {
     const rows = docTable('Core errors').map((c) => ({ code: c[1].slice(1, -1), rpc: c[2].slice(1, -1), message: c[3], when: c[4] }));
     expect(rows).toEqual(Object.entries(CORE_ERRORS).map(([code, r]) => ({ code, rpc: r.rpc, message: r.message, when: r.when })));
+  });
+
+  test('default: no dead rows: every core code is raised by some layer, every wire row by the server or a raised core code', () => {
+    const root = new URL('../../core/', import.meta.url);
+    const sources = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.startsWith('bench/'))
+      .map((f) => ({ file: f.replaceAll('\\', '/'), text: readFileSync(new URL(f, root), 'utf8') }));
+    // The two tables themselves do not count: core/errors.ts lists the codes, core/rpc/errors.ts maps them.
+    const outsideTables = sources.filter((s) => s.file !== 'errors.ts' && s.file !== 'rpc/errors.ts');
+    // A core code is raised as the first argument of an error's constructor or a helper: `(... 'CODE'`.
+    const raised = Object.keys(CORE_ERRORS).filter((c) => outsideTables.some((s) => new RegExp(`\\(\\s*'${c}'`).test(s.text)));
+    expect(raised).toEqual(Object.keys(CORE_ERRORS));
+    // A wire row is named by the code that produces it (quoted, or RPC_ERRORS.NAME; in core/rpc/errors.ts only its
+    // helpers count), or it is the row of a core code that is raised.
+    const table = sources.find((s) => s.file === 'rpc/errors.ts')?.text ?? '';
+    const helpers = table.split('export const RPC_ERRORS')[0] + (table.split('satisfies Record<string, RpcErrorEntry>;')[1] ?? '');
+    const live = Object.keys(RPC_ERRORS).filter(
+      (n) =>
+        outsideTables.some((s) => s.text.includes(`'${n}'`) || s.text.includes(`RPC_ERRORS.${n}`)) ||
+        new RegExp(`RpcError\\('${n}'|RPC_ERRORS\\.${n}\\b`).test(helpers) ||
+        Object.values(CORE_ERRORS).some((r: CoreErrorRow) => r.rpc === n),
+    );
+    expect(live).toEqual(Object.keys(RPC_ERRORS));
   });
 
   test('behavior: the core table is total over CoreErrorCode (a missing code does not compile)', () => {
