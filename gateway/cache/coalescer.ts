@@ -18,6 +18,11 @@ export class Coalescer<T> {
     return { value: await withDeadline(p, deadlineMs, () => timedOut(deadlineMs)), coalesced: false };
   }
 
+  /** True when a call for `key` is in flight (a `run` now would join it, not call its function). */
+  has(key: string): boolean {
+    return this.inflight.has(key);
+  }
+
   /** Number of keys in flight (tests, metrics). */
   get size(): number {
     return this.inflight.size;

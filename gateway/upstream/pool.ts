@@ -16,6 +16,21 @@ export interface ForwardResult {
   ms: number;
 }
 
+/** One call of a client batch to forward (see forwardBatch). */
+export interface BatchItem {
+  method: string;
+  params: unknown;
+  minBlock?: number;
+}
+
+/**
+ * Whether a call may travel in an upstream batch: reads only (a retry of the whole batch elsewhere is harmless), not
+ * filter calls (they go to the upstream holding the filter) and not transactions (sent once, with their own rules).
+ */
+export function batchable(method: string): boolean {
+  return isIdempotent(method) && !FILTER_USE.has(method) && !FILTER_CREATE.has(method) && method !== 'eth_sendRawTransaction';
+}
+
 /** An upstream's answer for a block it does not hold (geth's and the core's wording). */
 const MISSING_BLOCK = /header for hash not found|header not found|unknown block|block not found|block #?\d+ not found/i;
 
@@ -98,6 +113,52 @@ export class UpstreamPool {
       return { ...fr, result: wrapFilterId(index, fr.result) };
     }
     return fr;
+  }
+
+  /**
+   * Forwards several calls of one client batch as one upstream batch (issue #17: a batch of 100 became 100 upstream
+   * requests). Only reads that may go to any upstream are batched (`batchable`); the batch goes to one upstream that
+   * holds the highest block any of them is pinned to. Each answer is then checked as a single call's would be; a call
+   * without a usable answer (missing from the reply, a block that upstream lacks) and every call of a batch that
+   * failed as a whole (network, 5xx, 429, not a JSON array) is forwarded on its own, with the usual retries.
+   * Settles per call: one call's failure (-32002 after its retries) is that call's alone.
+   */
+  async forwardBatch(items: readonly BatchItem[], deadlineMs: number): Promise<PromiseSettledResult<ForwardResult>[]> {
+    const end = this.now() + deadlineMs;
+    const single = (it: BatchItem) => this.forward(it.method, it.params, Math.max(1, end - this.now()), it.minBlock);
+    const pinned = items.map((it) => it.minBlock ?? -1).reduce((a, b) => Math.max(a, b), -1);
+    const u = this.pick(new Set(), pinned >= 0 ? pinned : undefined);
+    if (!u || items.length < 2) return Promise.allSettled(items.map(single));
+    const ids = items.map(() => this.nextId++);
+    const body = JSON.stringify(items.map((it, i) => ({ jsonrpc: '2.0', id: ids[i], method: it.method, params: it.params })));
+    let reply;
+    try {
+      reply = await u.send(body, end - this.now());
+    } catch {
+      u.record(false);
+      this.metrics.upstreamRequest(u.name, 'network', 0);
+      return Promise.allSettled(items.map(single));
+    }
+    this.metrics.upstreamRequest(u.name, String(reply.status), reply.ms / 1000);
+    if (reply.status === 429 || reply.status >= 500 || !Array.isArray(reply.body)) {
+      u.record(reply.status === 429);
+      return Promise.allSettled(items.map(single));
+    }
+    u.record(true);
+    const byId = new Map<unknown, { result?: unknown; error?: JsonRpcErrorObject }>();
+    for (const r of reply.body as unknown[])
+      if (r !== null && typeof r === 'object' && 'id' in r)
+        byId.set((r as { id: unknown }).id, r as { result?: unknown; error?: JsonRpcErrorObject });
+    return Promise.allSettled(
+      items.map((it, i) => {
+        const rpc = byId.get(ids[i]);
+        if (!rpc || !('result' in rpc || 'error' in rpc)) return single(it);
+        if (it.minBlock !== undefined && rpc.error && MISSING_BLOCK.test(rpc.error.message ?? '')) return single(it);
+        if (rpc.result !== undefined) this.learnHead(u, it.method, rpc.result);
+        const base = { upstream: u.name, status: reply.status, ms: reply.ms };
+        return Promise.resolve(rpc.error ? { ...base, error: rpc.error } : { ...base, result: rpc.result });
+      }),
+    );
   }
 
   private async forwardFilterCall(method: string, params: unknown, deadlineMs: number): Promise<ForwardResult> {

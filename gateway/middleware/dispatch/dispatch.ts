@@ -1,6 +1,7 @@
 import { RPC_ERRORS } from '../../rpc/errorTable.ts';
 import { bodyText } from '../../rpc/serialize.ts';
 import type { RpcCall, RpcRequest } from '../../rpc/types.ts';
+import { BatchCollector } from './batchCollector.ts';
 import { handleCall, type CallDeps } from './handleCall.ts';
 
 /** The X-Cache value for a request: HIT, MISS, PARTIAL or BYPASS over its cacheable calls. */
@@ -22,11 +23,14 @@ export async function answerCalls(
   bypass: boolean,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const todo = rpc.calls.filter((call) => !call.response);
-  // One call (the common case) is awaited alone: no array of promises for Promise.all to track.
-  const failureHeaders =
-    todo.length === 1
-      ? [await handleCall(todo[0] as RpcCall, deps, bypass)]
-      : await Promise.all(todo.map((call) => handleCall(call, deps, bypass)));
+  // One call (the common case) is awaited alone: no array of promises for Promise.all to track. Several share one
+  // upstream batch for the calls that need an upstream.
+  let failureHeaders: Record<string, string>[];
+  if (todo.length === 1) failureHeaders = [await handleCall(todo[0] as RpcCall, deps, bypass)];
+  else {
+    const batch = new BatchCollector(deps.pool, todo.length, deps.callTimeoutMs);
+    failureHeaders = await Promise.all(todo.map((call) => handleCall(call, deps, bypass, batch.slot())));
+  }
   const headers: Record<string, string> = {};
   const cacheHeader = xCache(rpc.calls, bypass);
   if (cacheHeader) headers['X-Cache'] = cacheHeader;

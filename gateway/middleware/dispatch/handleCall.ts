@@ -8,6 +8,7 @@ import { toGatewayError } from '../../rpc/gatewayError.ts';
 import { RawResult } from '../../rpc/serialize.ts';
 import { rpcError, rpcResult, type RpcCall } from '../../rpc/types.ts';
 import type { ForwardResult, UpstreamPool } from '../../upstream/pool.ts';
+import type { ForwardSlot } from './batchCollector.ts';
 
 /** What answering one call needs. */
 export interface CallDeps {
@@ -23,9 +24,19 @@ export interface CallDeps {
 /**
  * Answers one admitted call: from the head (eth_blockNumber), from the cache, by joining an identical in-flight
  * call, or from an upstream (storing the result when the plan accepts it). Sets the call's response and the fields
- * its log line reports; never throws (an error becomes the call's JSON-RPC error).
+ * its log line reports; never throws (an error becomes the call's JSON-RPC error). With a `slot` (a call of a batch)
+ * the upstream call goes through it (gathered into one upstream batch), and a call that needs no upstream says so.
  */
-export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean): Promise<Record<string, string>> {
+export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean, slot?: ForwardSlot): Promise<Record<string, string>> {
+  try {
+    return await answerCall(call, deps, bypass, slot);
+  } finally {
+    slot?.skip();
+  }
+}
+
+async function answerCall(call: RpcCall, deps: CallDeps, bypass: boolean, slot: ForwardSlot | undefined): Promise<Record<string, string>> {
+  const forward = slot ? slot.forward : deps.pool.forward.bind(deps.pool);
   const plan = deps.cache ? planCache(call.method, call.params, deps.head, deps.cacheConfig) : { kind: 'none' as const, cls: 'off' };
   if ('blockRef' in plan) call.blockRef = plan.blockRef;
   try {
@@ -36,7 +47,7 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean)
       return {};
     }
     if (plan.kind !== 'cache' || !deps.cache) {
-      const fr = await deps.pool.forward(call.method, call.params, deps.callTimeoutMs);
+      const fr = await forward(call.method, call.params, deps.callTimeoutMs);
       applyForward(call, fr);
       return {};
     }
@@ -51,8 +62,10 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean)
         return {};
       }
     }
+    // A call that joins an identical one in flight sends nothing: its batch need not wait for it.
+    if (deps.coalescer.has(plan.key)) slot?.skip();
     const { value, coalesced } = await deps.coalescer.run(plan.key, deps.callTimeoutMs, async () => {
-      const fr = await deps.pool.forward(call.method, plan.params, deps.callTimeoutMs, plan.minBlock);
+      const fr = await forward(call.method, plan.params, deps.callTimeoutMs, plan.minBlock);
       if (!fr.error) {
         const { ttlMs, blockHash } = plan.accept(fr.result);
         if (ttlMs > 0) {
