@@ -5,7 +5,7 @@ import type { GatewayMetrics } from '../metrics/types.ts';
 import { GatewayError } from '../rpc/gatewayError.ts';
 import type { JsonRpcErrorObject } from '../rpc/types.ts';
 import { FILTER_CREATE, FILTER_USE, filterNotFound, unwrapFilterId, wrapFilterId } from './filterIds.ts';
-import { Upstream, type FetchLike } from './upstream.ts';
+import { QueueFullError, Upstream, type FetchLike } from './upstream.ts';
 
 /** The answer to one forwarded call: `result` or `error`, plus which upstream answered and how. */
 export interface ForwardResult {
@@ -42,8 +42,9 @@ const NONCE_TOO_LOW = /nonce too low/i;
 
 /**
  * The upstream pool: picks a healthy, non-lagging upstream (least loaded first), forwards a call, and retries
- * idempotent reads on another upstream after a network error, timeout, 5xx or 429. eth_sendRawTransaction is sent
- * once and never retried blindly; "already known" (or "nonce too low" for a transaction the node has mined since) is
+ * idempotent reads on another upstream after a network error, timeout, 5xx or 429. Any other method is tried on
+ * another upstream only when its request certainly never left (connection refused, queue full): eth_sendRawTransaction
+ * is sent once and never retried blindly; "already known" (or "nonce too low" for a transaction the node has mined since) is
  * turned into success with the locally computed hash.
  * With no healthy upstream it throws -32002 with Retry-After.
  */
@@ -135,16 +136,17 @@ export class UpstreamPool {
     try {
       reply = await u.send(body, end - this.now());
     } catch {
-      u.record(false);
+      // Each call of the batch counts in the breaker as it would alone (a failed batch of 40 is 40 failed calls).
+      for (let i = 0; i < items.length; i++) u.record(false);
       this.metrics.upstreamRequest(u.name, 'network', 0);
       return Promise.allSettled(items.map(single));
     }
     this.metrics.upstreamRequest(u.name, String(reply.status), reply.ms / 1000);
     if (reply.status === 429 || reply.status >= 500 || !Array.isArray(reply.body)) {
-      u.record(reply.status === 429);
+      for (let i = 0; i < items.length; i++) u.record(reply.status === 429);
       return Promise.allSettled(items.map(single));
     }
-    u.record(true);
+    for (let i = 0; i < items.length; i++) u.record(true);
     const byId = new Map<unknown, { result?: unknown; error?: JsonRpcErrorObject }>();
     for (const r of reply.body as unknown[])
       if (r !== null && typeof r === 'object' && 'id' in r)
@@ -184,7 +186,9 @@ export class UpstreamPool {
     minBlock?: number,
   ): Promise<ForwardResult> {
     const idempotent = isIdempotent(method);
-    const attempts = idempotent && !only ? 1 + this.cfg.retry.attempts : 1;
+    // Every method may be tried again when the request never left (connection refused, queue full); only reads also
+    // after a failure that may have reached the node.
+    const attempts = only ? 1 : 1 + this.cfg.retry.attempts;
     const tried = new Set<Upstream>(only ? this.upstreams.filter((u) => u !== only) : []);
     const end = this.now() + deadlineMs;
     let last: { name: string; problem: string } | undefined;
@@ -200,7 +204,7 @@ export class UpstreamPool {
         u.record(false);
         this.metrics.upstreamRequest(u.name, 'network', 0);
         last = { name: u.name, problem: err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 200) : 'error' };
-        if (this.now() >= end) break;
+        if (this.now() >= end || (!idempotent && !neverSent(err))) break;
         continue;
       }
       this.metrics.upstreamRequest(u.name, String(reply.status), reply.ms / 1000);
@@ -208,7 +212,7 @@ export class UpstreamPool {
       if (reply.status === 429) {
         u.record(true);
         last = { name: u.name, problem: 'HTTP 429' };
-        if (a + 1 < attempts) continue;
+        if (idempotent && a + 1 < attempts) continue;
         const ms = Number(reply.retryAfter ?? 1) * 1000;
         throw new GatewayError(
           'limitExceeded',
@@ -220,6 +224,7 @@ export class UpstreamPool {
       if (reply.status >= 500 || !rpc || typeof rpc !== 'object' || !('result' in rpc || 'error' in rpc)) {
         u.record(false);
         last = { name: u.name, problem: `HTTP ${reply.status}` };
+        if (!idempotent) break;
         continue;
       }
       u.record(true);
@@ -268,6 +273,14 @@ export class UpstreamPool {
   async close(): Promise<void> {
     await Promise.all(this.upstreams.map((u) => u.close()));
   }
+}
+
+/** True when a request certainly never reached the node (so even a transaction may go to another one). */
+function neverSent(err: unknown): boolean {
+  if (err instanceof QueueFullError) return true;
+  const code =
+    (err as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ?? (err as { cause?: { code?: unknown } })?.cause?.code;
+  return code === 'ECONNREFUSED';
 }
 
 /** keccak-256 of the raw transaction: its hash, computed locally. */

@@ -11,7 +11,10 @@ const started: TestGateway[] = [];
 
 async function gw(upstreams: string[]): Promise<TestGateway> {
   // No cache and no probes: every call needs the upstream, and only the calls under test reach it.
-  const tiers = { anonymous: { ratePerSec: 1000, burst: 1000, denyMethods: [] }, default: { ratePerSec: 100, burst: 200, denyMethods: [] } };
+  const tiers = {
+    anonymous: { ratePerSec: 1000, burst: 1000, denyMethods: [] },
+    default: { ratePerSec: 100, burst: 200, denyMethods: [] },
+  };
   const g = await startTestGateway(testConfig({ upstreams, tiers, cache: { enabled: false } }), { start: false });
   started.push(g);
   return g;
@@ -89,5 +92,15 @@ test('error: an upstream batch that fails as a whole (connection cut) is answere
     }
   } finally {
     proxy.setDown(false);
+  }
+});
+
+test('behavior: a call of any kind whose request never left (connection refused) is sent to another upstream', async () => {
+  // Nothing listens on port 1: eth_newBlockFilter (never retried after a failure that may have reached a node) is
+  // still safe to send elsewhere.
+  const g = await gw(['http://127.0.0.1:1', node.url]);
+  for (let i = 0; i < 6; i++) {
+    const r = await post(g.url, call('eth_newBlockFilter', [], i));
+    expect(r.body).toMatchObject({ result: expect.stringMatching(/^0x01/) });
   }
 });
