@@ -493,11 +493,15 @@ export class XoneNode {
       for (const r of this.chainView.getReceipts(d.hash) ?? []) for (const log of r.logs) removed.push({ ...log, removed: true });
       const raw = this.reader.getBody(d.hash) && rawBlock(this.reader, d.hash);
       if (!raw) continue;
-      for (const tx of decodeBlock(raw).transactions) {
+      const txs = decodeBlock(raw).transactions;
+      // The senders recovered at import are stored with the block: no second recovery on the main thread.
+      const stored = this.reader.getSenders(d.hash);
+      const senders = stored?.length === txs.length ? stored : undefined;
+      for (const [i, tx] of txs.entries()) {
         // Mined again on the new branch: nothing to re-admit (its receipt is there).
         if (this.reader.getTxLocation(tx.hash)) continue;
         try {
-          this.pool.add(tx);
+          this.pool.add(tx, senders?.[i]);
           // The peers that sealed the winning branch never saw it: hand it to them again.
           this.follower?.broadcastTx(tx.raw);
         } catch {
