@@ -10,7 +10,7 @@
  *    it (the heal). Reported: heal-to-convergence time (until the node answers `latest` with the branch's tip) and
  *    the longest main-loop stall of the node during it (target: 50 ms, as for import).
  *
- * JSON on stdout, one summary line on stderr. Options: `--quick` (depths 1 and 8 only), `--txs N` (transfers per
+ * JSON on stdout, one summary line on stderr. Options: `--quick` (depths 1 and 8 only), `--depths 1,8,64`, `--txs N` (transfers per
  * block, default 200). Datadirs on the repo's disk (.xone/bench/reorg): /tmp may be tmpfs, where fsync is free.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,8 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const txsIndex = args.indexOf('--txs');
 const txsPerBlock = txsIndex >= 0 ? Number(args[txsIndex + 1]) : 200;
-const depths = quick ? [1, 8] : [1, 8, 64];
+const depthsIndex = args.indexOf('--depths');
+const depths = depthsIndex >= 0 ? args[depthsIndex + 1].split(',').map(Number) : quick ? [1, 8] : [1, 8, 64];
 const TRUNK = Math.max(...depths) + 6;
 const TARGET_STALL_MS = 50;
 const log = (m: string): void => void process.stderr.write(`bench:reorg: ${m}\n`);

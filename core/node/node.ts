@@ -50,6 +50,7 @@ import { forwardingTxPool, sharingTxPool } from '../rpcBackend/forwardingTxPool.
 import { decodeRlp } from '../primitives/rlp.ts';
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeBlock } from '../chain/block/index.ts';
+import type { Transaction } from '../chain/transaction/index.ts';
 import { rawBlock } from '../store/read/rawBlock.ts';
 import { XoneError } from '../errors.ts';
 import type { LogData } from '../rpc/encode/types.ts';
@@ -65,12 +66,16 @@ import {
   type RpcExecutor,
 } from '../rpcPool/index.ts';
 
+/** Dropped transactions re-admitted per event-loop turn after a reorg (see `readmitDropped`). */
+const REORG_READMIT_SLICE = 256;
 /** WAL size past which the pinned read snapshot is settled (see `pinView`). */
 const WAL_SETTLE_BYTES = 64 * 1024 * 1024;
 
 export class XoneNode {
   private head: ChainHead;
   private settling = false;
+  /** Set by close(): background work (re-admission slices) stops reading the store. */
+  private closing = false;
   follower: Follower | undefined;
   private serving: StoreServingSource | undefined;
   /** Settles once the execution pool has a thread ready (or failed to start, which is logged). */
@@ -489,6 +494,7 @@ export class XoneNode {
     });
     this.pool.onNewHead();
     const removed: LogData[] = [];
+    const readmit: { tx: Transaction; sender: Uint8Array | undefined }[] = [];
     for (const d of reorg.dropped) {
       for (const r of this.chainView.getReceipts(d.hash) ?? []) for (const log of r.logs) removed.push({ ...log, removed: true });
       const raw = this.reader.getBody(d.hash) && rawBlock(this.reader, d.hash);
@@ -496,20 +502,33 @@ export class XoneNode {
       const txs = decodeBlock(raw).transactions;
       // The senders recovered at import are stored with the block: no second recovery on the main thread.
       const stored = this.reader.getSenders(d.hash);
-      const senders = stored?.length === txs.length ? stored : undefined;
-      for (const [i, tx] of txs.entries()) {
-        // Mined again on the new branch: nothing to re-admit (its receipt is there).
-        if (this.reader.getTxLocation(tx.hash)) continue;
-        try {
-          this.pool.add(tx, senders?.[i]);
-          // The peers that sealed the winning branch never saw it: hand it to them again.
-          this.follower?.broadcastTx(tx.raw);
-        } catch {
-          // Already pending, or no longer valid on the new branch (its nonce was used there): dropped, as geth does.
-        }
+      for (const [i, tx] of txs.entries()) readmit.push({ tx, sender: stored?.length === txs.length ? stored[i] : undefined });
+    }
+    this.readmitDropped(readmit, 0);
+    return removed;
+  }
+
+  /**
+   * Puts a reorg's dropped transactions back in the pool, REORG_READMIT_SLICE per turn of the event loop (a 64-block
+   * reorg of full blocks is thousands of them: one pass would stall RPC answers), each checked against the then
+   * served chain.
+   */
+  private readmitDropped(txs: readonly { tx: Transaction; sender: Uint8Array | undefined }[], from: number): void {
+    if (this.closing) return;
+    const end = Math.min(txs.length, from + REORG_READMIT_SLICE);
+    for (let i = from; i < end; i++) {
+      const { tx, sender } = txs[i];
+      // Mined again on the new branch: nothing to re-admit (its receipt is there).
+      if (this.reader.getTxLocation(tx.hash)) continue;
+      try {
+        this.pool.add(tx, sender);
+        // The peers that sealed the winning branch never saw it: hand it to them again.
+        this.follower?.broadcastTx(tx.raw);
+      } catch {
+        // Already pending, or no longer valid on the new branch (its nonce was used there): dropped, as geth does.
       }
     }
-    return removed;
+    if (end < txs.length) setImmediate(() => this.readmitDropped(txs, end));
   }
 
   /** `/metrics` body: pool sizes are read at scrape time (they change on every add), the rest is kept current. */
@@ -549,6 +568,7 @@ export class XoneNode {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.lifecycle.close();
   }
 }
