@@ -24,6 +24,7 @@ import {
 } from '../chain/transaction/index.ts';
 import { applyAuthorizations, isDelegation } from './authorizations.ts';
 import { GAS_PER_BLOB } from './header/blobGas.ts';
+import { describeEvmError } from './invalidOpcode.ts';
 import type { Log } from '../chain/receipt/index.ts';
 import type { BlockEnv, ExecTx, TxResult } from './types.ts';
 
@@ -386,7 +387,7 @@ async function runEvm(
       logs: failed ? [] : logs,
       contractAddress: tx.to === undefined ? result.createdAddress?.bytes : undefined,
       returnValue: exec.returnValue,
-      error: exec.exceptionError?.error,
+      error: describeEvmError(exec.exceptionError?.error, exec.runState?.opCode, env.fork),
       effectiveGasPrice: price,
       accessList,
       fastPath: false,

@@ -103,3 +103,21 @@ describe('call entry points against the execution-apis London chain', () => {
     expect(r.error).toBe('out of gas');
   });
 });
+
+describe('an opcode of a later fork than the block (London here)', () => {
+  it.each([
+    ['5e', 'invalid opcode: MCOPY (0x5e) is not active before Cancun'],
+    ['5c', 'invalid opcode: TLOAD (0x5c) is not active before Cancun'],
+    ['6001' + '1e', 'invalid opcode: CLZ (0x1e) is not active before Osaka'],
+    ['5f', 'invalid opcode: PUSH0 (0x5f) is not active before Shanghai'],
+    ['fe', 'invalid opcode'],
+  ])('error: initcode %s fails naming the opcode and its fork', async (code, message) => {
+    const r = await call({ data: hexToBytes(`0x${code}`) }, env);
+    expect(r.reverted).toBe(false);
+    expect(r.error).toBe(message);
+    const estimate = await estimateGas({ data: hexToBytes(`0x${code}`) }, env).catch((e: unknown) => e);
+    expect((estimate as CallError).message).toMatch(
+      new RegExp(`^gas required exceeds allowance \\(\\d+\\): ${message.replace(/[()]/g, '\\$&')}$`),
+    );
+  });
+});

@@ -12,6 +12,7 @@ import type { EvmInternals, EvmLibraryInternals, InterpreterInternals, MemoryLik
 const ZERO_ADDRESS = createZeroAddress();
 const REVERT = EVMError.errorMessages.REVERT;
 const INVALID_EOF = EVMError.errorMessages.INVALID_EOF_FORMAT;
+const INVALID_OPCODE = EVMError.errorMessages.INVALID_OPCODE;
 /** The library's initial memory size; only buffers of exactly this size go back to the pool. */
 const MEMORY_CHUNK = 8192;
 const POOL_LIMIT = 64;
@@ -162,7 +163,9 @@ export function makeRunFrame(
       returnValue: result.returnValue ?? new Uint8Array(0),
     };
     // `runState` (optional in ExecResult) is left out: the library builds it by spreading the run state, the result
-    // and the environment together (~45 fields per frame), and nothing in this node reads it.
+    // and the environment together (~45 fields per frame). Only an invalid opcode keeps its byte, for the message
+    // that names the opcode and its fork (invalidOpcode.ts).
+    if (error?.error === INVALID_OPCODE) out.runState = { opCode: runState.code[runState.programCounter] };
     release(runState.memory);
     return out;
   };
