@@ -29,6 +29,7 @@ export const DEFAULT_CONFIG: GatewayConfig = {
     maxBatchSize: 100,
     maxDepth: 16,
     callTimeoutMs: 10_000,
+    getLogsSplitBlocks: 2_000,
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 15_000,
     maxConnectionsPerIp: 256,

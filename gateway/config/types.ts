@@ -35,6 +35,8 @@ export interface GatewayConfig {
     maxBatchSize: number;
     maxDepth: number;
     callTimeoutMs: number;
+    /** eth_getLogs over a numeric range wider than this many blocks is split into ranges of it, sent at once (0: never). */
+    getLogsSplitBlocks: number;
     /** Node server: time allowed for a request's headers (an idle or half-open connection is closed after it). */
     headersTimeoutMs: number;
     /** Node server: time allowed for the whole request (headers and body); a slower one gets 408 and is closed. */

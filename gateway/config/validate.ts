@@ -130,6 +130,8 @@ export function buildConfig(raw: unknown): GatewayConfig {
   if (cfg.limits.maxBatchSize < 1) problems.push('limits.maxBatchSize: expected >= 1');
   for (const f of ['headersTimeoutMs', 'requestTimeoutMs', 'maxConnectionsPerIp', 'maxWsPerIp', 'maxWsPerKey'] as const)
     if (!(cfg.limits[f] >= 1)) problems.push(`limits.${f}: expected >= 1`);
+  if (!(Number.isInteger(cfg.limits.getLogsSplitBlocks) && cfg.limits.getLogsSplitBlocks >= 0))
+    problems.push('limits.getLogsSplitBlocks: expected an integer >= 0 (0: never split)');
   if (cfg.limits.requestTimeoutMs < cfg.limits.headersTimeoutMs)
     problems.push('limits.requestTimeoutMs: expected >= limits.headersTimeoutMs');
   for (const [path, port] of [

@@ -20,7 +20,7 @@ import type { RateLimiter } from '../ratelimit/types.ts';
 import type { UsageRecorder } from '../usage/usageRecorder.ts';
 
 /** What the pipeline is built from (the composition root, gateway.ts, assembles these). */
-export interface PipelineDeps extends Omit<CallDeps, 'cacheConfig' | 'callTimeoutMs' | 'head'> {
+export interface PipelineDeps extends Omit<CallDeps, 'cacheConfig' | 'callTimeoutMs' | 'head' | 'getLogsSplitBlocks'> {
   config: GatewayConfig;
   head: HeadView;
   limiter: RateLimiter;
@@ -83,6 +83,7 @@ export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () 
     metrics: deps.metrics,
     cacheConfig: config.cache,
     callTimeoutMs: config.limits.callTimeoutMs,
+    getLogsSplitBlocks: config.limits.getLogsSplitBlocks,
   };
   const logOptions = { sink: deps.sink, metrics: deps.metrics, successSampleRate: config.log.successSampleRate, random: deps.random };
 

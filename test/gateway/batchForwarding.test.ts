@@ -104,3 +104,35 @@ test('behavior: a call of any kind whose request never left (connection refused)
     expect(r.body).toMatchObject({ result: expect.stringMatching(/^0x01/) });
   }
 });
+
+test('behavior: eth_getLogs over a range wider than limits.getLogsSplitBlocks goes out as ranges at once (at most 16), joined in order', async () => {
+  const tiers = {
+    anonymous: { ratePerSec: 1000, burst: 1000, denyMethods: [] },
+    default: { ratePerSec: 100, burst: 200, denyMethods: [] },
+  };
+  const g = await startTestGateway(
+    testConfig({ upstreams: [node.url], tiers, cache: { enabled: false }, limits: { getLogsSplitBlocks: 1 } }),
+    {
+      start: false,
+    },
+  );
+  started.push(g);
+  const head = (await post(node.url, call('eth_blockNumber'))).body as { result: string };
+  // The dev node has made a block or more by now (one-block ranges: every block its own request).
+  const to = Math.min(parseInt(head.result, 16), 6);
+  expect(to).toBeGreaterThanOrEqual(1);
+  const filter = { fromBlock: '0x0', toBlock: `0x${to.toString(16)}` };
+  const before = await upstreamRequests(g, 'u0');
+  const r = await post(g.url, call('eth_getLogs', [filter]));
+  expect(r.body).toEqual((await post(node.url, call('eth_getLogs', [filter]))).body);
+  expect(await upstreamRequests(g, 'u0')).toBe(before + to + 1);
+  // Within the size, by block hash, or with tags: one request as sent.
+  const one = await upstreamRequests(g, 'u0');
+  await post(g.url, call('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x1' }]));
+  await post(g.url, call('eth_getLogs', [{ fromBlock: 'earliest', toBlock: 'latest' }]));
+  expect(await upstreamRequests(g, 'u0')).toBe(one + 2);
+  // A chunk's error is the call's error (no partial list): a range past the head is what the node says of it.
+  const bad = await post(g.url, call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0xffffff' }]));
+  const direct = await post(node.url, call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0xffffff' }]));
+  expect('error' in (bad.body as object)).toBe('error' in (direct.body as object));
+});

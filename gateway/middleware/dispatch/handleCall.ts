@@ -8,6 +8,7 @@ import { toGatewayError } from '../../rpc/gatewayError.ts';
 import { RawResult } from '../../rpc/serialize.ts';
 import { rpcError, rpcResult, type RpcCall } from '../../rpc/types.ts';
 import type { ForwardResult, UpstreamPool } from '../../upstream/pool.ts';
+import { splitGetLogs } from '../../upstream/splitLogs.ts';
 import type { ForwardSlot } from './batchCollector.ts';
 
 /** What answering one call needs. */
@@ -19,6 +20,8 @@ export interface CallDeps {
   metrics: GatewayMetrics;
   cacheConfig: GatewayConfig['cache'];
   callTimeoutMs: number;
+  /** eth_getLogs ranges wider than this many blocks are split (0: never). */
+  getLogsSplitBlocks?: number;
 }
 
 /**
@@ -36,7 +39,15 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean,
 }
 
 async function answerCall(call: RpcCall, deps: CallDeps, bypass: boolean, slot: ForwardSlot | undefined): Promise<Record<string, string>> {
-  const forward = slot ? slot.forward : deps.pool.forward.bind(deps.pool);
+  const direct = slot ? slot.forward : deps.pool.forward.bind(deps.pool);
+  const pool = deps.pool.forward.bind(deps.pool);
+  // A wide eth_getLogs goes out as several ranges at once (each on its own, over the upstreams), not in the batch.
+  const forward: typeof direct = (method, params, deadlineMs, minBlock) => {
+    const split = method === 'eth_getLogs' ? splitGetLogs(pool, params, deadlineMs, deps.getLogsSplitBlocks ?? 0) : undefined;
+    if (!split) return direct(method, params, deadlineMs, minBlock);
+    slot?.skip();
+    return split;
+  };
   const plan = deps.cache ? planCache(call.method, call.params, deps.head, deps.cacheConfig) : { kind: 'none' as const, cls: 'off' };
   if ('blockRef' in plan) call.blockRef = plan.blockRef;
   try {
