@@ -36,13 +36,29 @@ async function freePort(): Promise<number> {
 
 /** One call; a loaded host can make the node shed expensive methods for a moment (-32005, the watchdog): ask again. */
 const ask = async (url: string, method: string, params: unknown[] = []): Promise<Awaited<ReturnType<typeof rpc>>> => {
-  let r = await rpc(url, method, params);
+  let r = await once(url, method, params);
   for (let i = 0; i < 50 && r.error?.code === -32005; i++) {
     await new Promise((res) => setTimeout(res, 100));
-    r = await rpc(url, method, params);
+    r = await once(url, method, params);
   }
   return r;
 };
+
+/**
+ * A reused keep-alive socket can be reset under a loaded host (CI saw ECONNRESET in setup): a read is asked again, as
+ * viem's HTTP transport retries; a send never is, since the first one may have reached the node.
+ */
+async function once(url: string, method: string, params: unknown[]): Promise<Awaited<ReturnType<typeof rpc>>> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await rpc(url, method, params);
+    } catch (e) {
+      const code = (e as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 3 || method === 'eth_sendTransaction' || (code !== 'ECONNRESET' && code !== 'EPIPE')) throw e;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+}
 
 const call = async (url: string, method: string, params: unknown[] = []): Promise<unknown> => {
   const r = await ask(url, method, params);
