@@ -34,7 +34,9 @@ try {
     service.senderRecovery = recovery = await createSenderRecovery({ workers: data.recoveryWorkers, onDemand: true });
   port.postMessage({ type: 'ready' });
 } catch (err) {
-  port.postMessage({ type: 'ready', error: (err as Error).message });
+  // The code travels with the message: the node's start fails with it, in one line (waitForReady).
+  const code = (err as { code?: unknown }).code;
+  port.postMessage({ type: 'ready', error: (err as Error).message, ...(typeof code === 'string' ? { code } : {}) });
   throw err;
 }
 

@@ -169,7 +169,11 @@ export class XoneNode {
       });
     }
     const stateView = new StoreStateView(reader, pooled ? { getProof: pooledProofs(executor) } : {});
-    const localPool = new NodeTxPoolView(pool, (a) => headState().getAccount(a)?.nonce ?? 0n);
+    const localPool = new NodeTxPoolView(
+      pool,
+      (a) => headState().getAccount(a)?.nonce ?? 0n,
+      () => node.producer?.stuck(),
+    );
     const evmTimeoutMs = options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs;
     const execView = pooledExecutionView(executor, evmTimeoutMs);
     const gasCap = options.rpc?.gasCap ?? defaultRpcOptions.gasCap;

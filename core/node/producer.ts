@@ -6,7 +6,14 @@
  * arrived) or a seal was refused (the head moved meanwhile, or we signed too recently). All chain work goes through
  * one queue so two blocks are never built at once, and a block is announced only after it is durable.
  */
+import { XoneError } from '../errors.ts';
 import type { Logger } from '../log/types.ts';
+
+/** First wait before interval mining tries again after a failed seal; doubled per failure up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
+/** Consecutive failures after which production counts as stuck (`stuck()`): the tx pool stops admitting. */
+const STUCK_AFTER = 2;
 
 export type MiningMode = 'interval' | 'automine' | 'manual';
 
@@ -32,6 +39,8 @@ export class Producer {
   private closed = false;
   /** Bumped on every (re)plan: a plan that resolves after a newer one started is dropped. */
   private generation = 0;
+  /** The failure production is in (consecutive failed seals), until one succeeds. */
+  private failing: { message: string; count: number; since: number } | undefined;
 
   constructor(
     private mode: MiningMode,
@@ -77,16 +86,52 @@ export class Producer {
     });
   }
 
-  /** Runs chain work strictly one after another; a failure is logged and does not stop later work. */
+  /**
+   * Why production is stuck (the last failure's message, after STUCK_AFTER failed seals in a row), or undefined. The
+   * tx pool refuses new transactions meanwhile (a disk-full node would otherwise take them and never mine them).
+   */
+  stuck(): string | undefined {
+    return this.failing && this.failing.count >= STUCK_AFTER ? this.failing.message : undefined;
+  }
+
+  /**
+   * Runs chain work strictly one after another; a failure does not stop later work. One error line per distinct
+   * failure (a full disk fails every retry the same way), and one line when production recovers.
+   */
   enqueue(work: () => Promise<void>): Promise<void> {
-    const next = this.queue.then(work).catch((err: unknown) => {
-      this.deps.logger.error('block production failed', {
-        err: err instanceof Error ? err.message : String(err),
-        stack: err instanceof Error ? err.stack : undefined,
-      });
-    });
+    const next = this.queue.then(work).then(
+      () => this.succeeded(),
+      (err: unknown) => this.failed(err),
+    );
     this.queue = next;
     return next;
+  }
+
+  private failed(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (this.failing?.message === message) {
+      this.failing.count++;
+      return;
+    }
+    this.failing = { message, count: (this.failing?.count ?? 0) + 1, since: Date.now() };
+    this.deps.logger.error('block production failed', {
+      err: message,
+      // A store error says what failed; the stack is for the unexpected.
+      ...(err instanceof XoneError ? { code: err.code } : { stack: err instanceof Error ? err.stack : undefined }),
+      retry: 'with backoff until a seal succeeds; new transactions are refused meanwhile',
+    });
+  }
+
+  private succeeded(): void {
+    if (!this.failing) return;
+    this.deps.logger.info('block production recovered', { failures: this.failing.count, stuckMs: Date.now() - this.failing.since });
+    this.failing = undefined;
+  }
+
+  /** How long interval mining waits before trying again after failures (0 when the last seal worked). */
+  private retryDelayMs(): number {
+    if (!this.failing) return 0;
+    return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(this.failing.count - 1, 16));
   }
 
   async close(): Promise<void> {
@@ -103,13 +148,17 @@ export class Producer {
     void this.deps.plan().then(
       (attempt) => {
         if (generation !== this.generation || this.closed || this.mode !== 'interval' || !attempt) return;
-        this.timer = setTimeout(() => {
-          this.timer = undefined;
-          if (generation !== this.generation) return;
-          void this.enqueue(() => this.deps.produce(undefined, attempt.parentHash)).then(() => {
-            if (generation === this.generation) this.schedule();
-          });
-        }, attempt.delayMs);
+        this.timer = setTimeout(
+          () => {
+            this.timer = undefined;
+            if (generation !== this.generation) return;
+            void this.enqueue(() => this.deps.produce(undefined, attempt.parentHash)).then(() => {
+              if (generation === this.generation) this.schedule();
+            });
+          },
+          // After a failure the slot has passed: without a wait the retry would spin (a full disk fails at once).
+          Math.max(attempt.delayMs, this.retryDelayMs()),
+        );
       },
       (err: unknown) => this.deps.logger.warn('seal planning failed', { err: err instanceof Error ? err.message : String(err) }),
     );

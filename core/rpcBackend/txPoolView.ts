@@ -10,6 +10,8 @@ export class NodeTxPoolView implements TxPoolView {
   constructor(
     private readonly pool: TxPool,
     private readonly stateNonce: (address: Uint8Array) => bigint,
+    /** Why the node takes no transactions now (block production is stuck), or undefined. */
+    private readonly refusing: () => string | undefined = () => undefined,
   ) {}
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
@@ -21,6 +23,11 @@ export class NodeTxPoolView implements TxPoolView {
    * impersonated ones that carry no real signature); refusals become TXPOOL_REJECTED with geth's message.
    */
   async submit(tx: Uint8Array | Transaction, sender?: Uint8Array): Promise<Uint8Array> {
+    const stuck = this.refusing();
+    if (stuck !== undefined)
+      throw new CoreError('TXPOOL_REJECTED', `block production is stuck (${stuck}): not accepting transactions`, {
+        reason: 'PRODUCTION_STUCK',
+      });
     try {
       return this.pool.add(tx instanceof Uint8Array ? decodePooledTransaction(tx) : tx, sender).hash;
     } catch (err) {

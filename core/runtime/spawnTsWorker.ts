@@ -3,6 +3,7 @@
  * 20 workers cannot take `--import tsx`). The entry reads its own data with `tsWorkerData()`.
  */
 import { Worker, workerData, type WorkerOptions } from 'node:worker_threads';
+import { XoneError } from '../errors.ts';
 
 const BOOTSTRAP = new URL('./workerBootstrap.mjs', import.meta.url);
 
@@ -53,8 +54,12 @@ export function waitForReady(worker: Worker, timeoutMs = 30_000): Promise<void> 
     };
     const onMessage = (msg: unknown): void => {
       if (msg !== null && typeof msg === 'object' && (msg as { type?: unknown }).type === 'ready') {
-        const error = (msg as { error?: unknown }).error;
-        done(typeof error === 'string' ? new Error(error) : undefined);
+        const { error, code } = msg as { error?: unknown; code?: unknown };
+        if (typeof error !== 'string') return done();
+        // The worker reported its failure here and may rethrow it to end: that 'error' event is the same failure,
+        // already on its way to the caller (one clear line, not an uncaught worker stack).
+        worker.on('error', () => undefined);
+        done(typeof code === 'string' ? new XoneError(code, error) : new Error(error));
       }
     };
     const onError = (err: Error): void => done(err);

@@ -28,13 +28,20 @@ async function exitOf(child: ChildProcess, kill: () => void): Promise<void> {
   await exited;
 }
 
-/** Starts `xone run --dev --http.port 0` and reads the URL from its banner line. */
-export async function startOurs(timeoutMs = 90_000): Promise<Peer> {
+/**
+ * Starts `xone run --dev --http.port 0` (plus `extraArgs`, with `env` added to this process's environment) and reads
+ * the URL from its banner line.
+ */
+export async function startOurs(
+  timeoutMs = 90_000,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+  name = 'xone',
+): Promise<Peer> {
   mkdirSync(join(ROOT, '.xone', 'bench-rpc'), { recursive: true });
   const datadir = mkdtempSync(join(ROOT, '.xone', 'bench-rpc', 'dev-'));
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
@@ -50,7 +57,7 @@ export async function startOurs(timeoutMs = 90_000): Promise<Peer> {
     child.once('exit', (code) => reject(new Error(`xone exited with ${code}:\n${out}`)));
   });
   return {
-    name: 'xone',
+    name,
     url,
     datadir,
     pids: () => (child.pid ? [child.pid] : []),

@@ -27,8 +27,17 @@ export interface Throughput {
   cpuUsPerReq?: number;
 }
 
-/** Runs eth_blockNumber against `url` with `inFlight` connections for `seconds`; `pids` are the peer's processes. */
-export async function measureThroughput(url: string, inFlight: number, seconds: number, pids: readonly number[] = []): Promise<Throughput> {
+/**
+ * Runs eth_blockNumber (or the JSON-RPC `body` given) against `url` with `inFlight` connections for `seconds`; `pids`
+ * are the peer's processes.
+ */
+export async function measureThroughput(
+  url: string,
+  inFlight: number,
+  seconds: number,
+  pids: readonly number[] = [],
+  body: unknown = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+): Promise<Throughput> {
   // The peer's own background work (our dev chain seals a block every 2 s) is measured idle first and taken out.
   const idle0 = cpuMs(pids);
   if (pids.length > 0) await new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS));
@@ -41,7 +50,7 @@ export async function measureThroughput(url: string, inFlight: number, seconds: 
     duration: seconds,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+    body: JSON.stringify(body),
   });
   const cpu = Math.max(0, cpuMs(pids) - cpu0 - idleMsPerSec * seconds);
   return {

@@ -5,6 +5,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { XoneError } from '../../errors.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
 import { HEADS_KEEPALIVE_MS, MAX_BLOCKS_PER_REQUEST, MAX_BLOCKS_RESPONSE_BYTES, MAX_TX_BYTES } from '../options.ts';
 import { headToJson, statusToJson, type SyncHead } from '../wire.ts';
@@ -39,6 +40,9 @@ export function createSyncRoutes({
   keepAliveMs = HEADS_KEEPALIVE_MS,
 }: SyncRoutesOptions): Hono {
   const app = new Hono();
+  // A failure behind a route (a corrupt record in our own store, a closed store) answers JSON like every other error
+  // here, with its code (STORE_SEGMENT_CORRUPT, ...): Hono's default is a plain-text 500 a follower cannot read.
+  app.onError((err, c) => c.json({ error: { code: err instanceof XoneError ? err.code : 'SYNC_INTERNAL', message: err.message } }, 500));
 
   app.get('/status', (c) => c.json(statusToJson(source.status())));
 
