@@ -20,6 +20,7 @@
  * `run(kind, params, scope)`. The in-thread executor (inThread.ts, imported on its own: it loads the EVM) runs the
  * same table on the calling thread.
  */
+import { getPriority } from 'node:os';
 import type { ChainConfig } from '../chain/forks.ts';
 import type { Logger } from '../log/types.ts';
 import type { Counter, Gauge, Histogram } from '../metrics/types.ts';
@@ -29,6 +30,17 @@ import { FairQueue, type Refusal } from './fairQueue.ts';
 import { resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
 import type { JobKind, JobParams, JobReply, JobResult, JobScope, RpcExecutor } from './types.ts';
 import { WorkerSlot } from './workerSlot.ts';
+
+/** How long a job runs at the process's priority before its thread is lowered to `nice` (cheap calls never are). */
+const DEMOTE_AFTER_MS = 20;
+/** The process's nice value, which a thread returns to after a long job. */
+const BASE_NICE = ((): number => {
+  try {
+    return getPriority();
+  } catch {
+    return 0;
+  }
+})();
 
 export { RpcPoolError, type RpcPoolErrorCode } from './errors.ts';
 export { defaultRpcPoolOptions, defaultRpcWorkers, MAX_RPC_WORKERS, resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
@@ -111,12 +123,23 @@ export class RpcExecutionPool implements RpcExecutor {
     this.idleSweep.unref();
   }
 
-  /** Starts the warm threads; resolves once the first is ready. Calls made before then wait in the queue. */
+  /**
+   * Starts the warm threads: two at once, the rest one after another in the background (each load takes a core for
+   * a moment); resolves once the first is ready. Calls made before then wait in the queue.
+   */
   async init(): Promise<void> {
-    while (this.slots.length < this.options.warm) this.spawn();
+    while (this.slots.length < Math.min(2, this.options.warm)) this.spawn();
     await Promise.any(this.slots.map((s) => s.ready)).catch((err: AggregateError) => {
       throw new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start: ${String(err.errors[0])}`);
     });
+    void this.warmRest();
+  }
+
+  private async warmRest(): Promise<void> {
+    while (!this.closed && this.slots.length < this.options.warm) {
+      this.spawn();
+      await this.slots[this.slots.length - 1].ready.catch(() => undefined);
+    }
   }
 
   /** Threads running a job / ready / in all, and jobs waiting. */
@@ -228,6 +251,9 @@ export class RpcExecutionPool implements RpcExecutor {
     }
     // The worker stops itself at the budget; past it plus the grace it is stuck and gets replaced.
     slot.timer = setTimeout(() => this.overrun(slot, job, 'budget'), job.budgetMs + this.options.graceMs);
+    // A job still running after DEMOTE_AFTER_MS is long work (an attacker's endless loop, a big scan): its thread
+    // drops to `nice` so cheap calls on other threads, the main loop and the chain thread go first.
+    slot.demoteTimer = setTimeout(() => slot.lower(this.options.nice), DEMOTE_AFTER_MS);
   }
 
   /** The worker answered. */
@@ -301,6 +327,9 @@ export class RpcExecutionPool implements RpcExecutor {
   private release(slot: Slot): void {
     clearTimeout(slot.timer);
     slot.timer = undefined;
+    clearTimeout(slot.demoteTimer);
+    slot.demoteTimer = undefined;
+    slot.restore(BASE_NICE);
     const job = slot.job;
     slot.job = undefined;
     slot.since = performance.now();

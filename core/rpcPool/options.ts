@@ -12,7 +12,11 @@ export interface RpcPoolOptions {
    * finds every thread busy with long work starts at once on the spare.
    */
   workers: number;
-  /** Threads kept up even when idle (default 2: one for work, one spare). */
+  /**
+   * Threads kept up even when idle (default: all `workers`). A thread takes seconds to load on a loaded host: with
+   * fewer, clients that arrive together (an attack) take the spare each in turn and a newcomer's cheap call waits for
+   * a load (measured: 15 s at load 38, bench:rpc-isolation).
+   */
   warm: number;
   /** An idle thread beyond `warm` is stopped after this long (default 60 s). */
   idleMs: number;
@@ -50,7 +54,7 @@ export function defaultRpcWorkers(cores: number = availableParallelism()): numbe
 export function defaultRpcPoolOptions(workers: number = defaultRpcWorkers()): RpcPoolOptions {
   return {
     workers,
-    warm: Math.min(2, workers),
+    warm: workers,
     idleMs: 60_000,
     perClientRunning: 1,
     perClientQueued: 16,

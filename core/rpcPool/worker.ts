@@ -5,6 +5,7 @@
  * raises the interrupt flag in shared memory (a message could not reach a worker busy in synchronous EVM code) or its
  * budget ends; if it does not, the main thread terminates this worker and starts another.
  */
+import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ethereumHeaderCodec } from '../chain/header/index.ts';
@@ -44,6 +45,16 @@ function storedHead(reader: ChainReader): ChainHead {
   const row = head && reader.getHeaderByHash(head.hash);
   if (!row) throw new Error('the store has no head block');
   return { header: ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp), hash: row.hash };
+}
+
+/** This thread's kernel id (Linux: /proc/thread-self is PID/task/TID), or undefined where there is none. */
+function kernelThreadId(): number | undefined {
+  try {
+    const m = /task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sets this thread's nice value (a no-op where not allowed or not supported). */
@@ -114,9 +125,11 @@ try {
   });
   await warmUp(ctx);
   // Loading and warming up ran at the process's priority, so a thread started under load is ready in well under a
-  // second; its jobs run below the main loop and the chain thread. Linux keeps nice per thread: only this one moves.
-  lowerPriority(data.nice);
-  port.postMessage({ type: 'ready' });
+  // second. Linux keeps nice per thread: with this thread's id the pool lowers it only while a job runs long (a
+  // cheap call keeps the process's priority, as it would on the main loop); without one it stays low throughout.
+  const tid = kernelThreadId();
+  if (tid === undefined) lowerPriority(data.nice);
+  port.postMessage({ type: 'ready', ...(tid !== undefined ? { tid } : {}) });
 } catch (err) {
   port.postMessage({ type: 'ready', error: (err as Error).message });
 }

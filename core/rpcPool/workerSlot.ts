@@ -2,6 +2,7 @@
  * One thread of the execution pool: the worker, its shared control block (the interrupt flag) and the job it runs.
  * The pool decides what runs where; a slot only starts, talks to and stops its worker.
  */
+import { setPriority } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker, waitForReady } from '../runtime/spawnTsWorker.ts';
 import type { RpcPoolOptions } from './options.ts';
@@ -26,6 +27,13 @@ export class WorkerSlot<J = unknown> {
   since = performance.now();
   /** Overrun timer of the running job. */
   timer: NodeJS.Timeout | undefined;
+  /** Timer that lowers the thread's priority once the running job has run DEMOTE_AFTER_MS. */
+  demoteTimer: NodeJS.Timeout | undefined;
+  /** The thread's kernel id (Linux), from its ready message: its priority can then move per job. */
+  private tid: number | undefined;
+  /** The thread runs at the pool's `nice` now; `pinnedLow`: it cannot come back (no privilege to raise priority). */
+  private lowered = false;
+  private pinnedLow = false;
   private dead = false;
 
   constructor(
@@ -47,8 +55,9 @@ export class WorkerSlot<J = unknown> {
       () => (this.isReady = true),
       () => undefined,
     );
-    this.worker.on('message', (msg: JobReply | { type: 'ready' }) => {
-      if (!this.dead && !('type' in msg)) events.reply(this, msg);
+    this.worker.on('message', (msg: JobReply | { type: 'ready'; tid?: number }) => {
+      if ('type' in msg) this.tid = msg.tid;
+      else if (!this.dead) events.reply(this, msg);
     });
     const gone = (why: string) => {
       if (this.dead) return;
@@ -57,6 +66,29 @@ export class WorkerSlot<J = unknown> {
     };
     this.worker.on('error', (err) => gone(err.message));
     this.worker.on('exit', (code) => gone(`exited with code ${code}`));
+  }
+
+  /** A long job: the thread yields the CPU to the main loop, the chain thread and other jobs (nice `nice`). */
+  lower(nice: number): void {
+    if (this.tid === undefined || this.lowered || nice <= 0) return;
+    try {
+      setPriority(this.tid, nice);
+      this.lowered = true;
+    } catch {
+      // The thread keeps its priority.
+    }
+  }
+
+  /** The job ended: back to the process's priority `base`, where the kernel allows it (raising needs privilege). */
+  restore(base: number): void {
+    if (this.tid === undefined || !this.lowered || this.pinnedLow) return;
+    try {
+      setPriority(this.tid, base);
+      this.lowered = false;
+    } catch {
+      // Unprivileged: this thread stays low for good, as every pool thread did before per-job priorities.
+      this.pinnedLow = true;
+    }
   }
 
   /** Sends a job (throws if its params cannot be cloned). */
@@ -73,6 +105,7 @@ export class WorkerSlot<J = unknown> {
   terminate(): Promise<void> {
     this.dead = true;
     clearTimeout(this.timer);
+    clearTimeout(this.demoteTimer);
     return this.worker.terminate().then(
       () => undefined,
       () => undefined,

@@ -79,7 +79,8 @@ export async function victim(url: string, ms: number): Promise<VictimFigures> {
   const loop = async (body: unknown, from: string, gapMs: number): Promise<Answer[]> => {
     const out: Answer[] = [];
     while (performance.now() < end) {
-      out.push(await post(url, body, from));
+      // A peer that does not answer in 30 s counts as a failure (outcome 'transport'), not a hung benchmark.
+      out.push(await post(url, body, from, AbortSignal.timeout(30_000)));
       await sleep(gapMs);
     }
     return out;

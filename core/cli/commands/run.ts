@@ -102,7 +102,7 @@ export function registerRun(program: Command): void {
     .option('--hardfork <name>', 'dev chain fork from genesis: shanghai, cancun, prague or osaka (default osaka, as anvil)')
     .option('--rpc.gascap <gas>', 'gas cap of eth_call / eth_estimateGas (default 50000000)')
     .option('--rpc.evmtimeout <ms>', 'timeout of eth_call / eth_estimateGas in ms (default 5000)')
-    .option('--rpc.workers <n>', 'RPC execution threads for eth_call and other long reads (default max(2, cores))')
+    .option('--rpc.workers <n>', 'RPC execution threads for eth_call and other long reads (default max(8, 2 x cores))')
     .option(
       '--rpc.trusted-gateways <addrs>',
       'comma-separated gateway addresses whose X-Xone-Client header names the client for the execution pool share',

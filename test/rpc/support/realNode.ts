@@ -83,6 +83,8 @@ export async function startRealNode(options: RealNodeOptions = {}): Promise<Real
         ...(mine ? { signerKey: hexToBytes(accounts[0].privateKey), miningMode: options.miningMode ?? 'manual' } : {}),
         http: { host: '127.0.0.1', port: 0 },
         watchdog: options.watchdog ?? false,
+        // Two warm pool threads, not all eight: dozens of these nodes start per test run on a shared host.
+        rpcPool: { warm: 2 },
         ...(options.batch !== undefined ? { batch: options.batch } : {}),
         ...(options.peers ? { peers: options.peers, recoveryWorkers: 0 } : {}),
         ...(options.rpc ? { rpc: options.rpc } : {}),
