@@ -166,7 +166,8 @@ export async function cheapCallThroughput(
   const end = performance.now() + ms;
   const answers: Answer[] = [];
   const loop = async (from: string): Promise<void> => {
-    while (performance.now() < end) answers.push(await post(url, CHEAP_CALL, from));
+    // A peer still busy with the attackers' work (anvil computes a 2^63-gas loop to its end) may not answer at all.
+    while (performance.now() < end) answers.push(await post(url, CHEAP_CALL, from, AbortSignal.timeout(10_000)));
   };
   const loops: Promise<void>[] = [];
   for (let c = 0; c < clients; c++) for (let j = 0; j < perClient; j++) loops.push(loop(`127.0.0.${30 + c}`));
