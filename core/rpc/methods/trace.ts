@@ -5,7 +5,7 @@
  */
 import { type BlockSelector, blockNumber } from '../blockParams.ts';
 import { RpcError } from '../errors.ts';
-import { type TraceOptions } from '../interface.ts';
+import { type RequestScope, type TraceOptions } from '../interface.ts';
 import { ParamError, address, arrayOf, hash, jsonKind, required, string, uint } from '../params.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
@@ -60,37 +60,38 @@ export function traceMethods(s: RpcServices): MethodTable {
   const trace = s.deps.trace;
   if (!trace) return {};
   const flags = { expensive: true };
-  const ofTx = async (h: Uint8Array, opts = FLAT): Promise<FlatTrace[] | Replayed | null> => {
-    const text = await trace.traceTransaction(h, opts);
+  // Each trace runs as an execution-pool job under the request's scope (its client's share, deadline, hang-up).
+  const ofTx = async (h: Uint8Array, scope: RequestScope, opts = FLAT): Promise<FlatTrace[] | Replayed | null> => {
+    const text = await trace.traceTransaction(h, opts, scope);
     return text === null ? null : (JSON.parse(text) as FlatTrace[] | Replayed);
   };
   type BlockTrace = { txHash: string; result?: FlatTrace[] | Replayed; error?: string };
-  const ofBlock = async (blockHash: Uint8Array, opts = FLAT): Promise<BlockTrace[]> =>
-    JSON.parse(await trace.traceBlock(blockHash, opts)) as BlockTrace[];
+  const ofBlock = async (blockHash: Uint8Array, scope: RequestScope, opts = FLAT): Promise<BlockTrace[]> =>
+    JSON.parse(await trace.traceBlock(blockHash, opts, scope)) as BlockTrace[];
   const flat = (r: FlatTrace[] | Replayed | undefined): FlatTrace[] => (r === undefined ? [] : replayed(r).trace);
   return {
     trace_transaction: method(
       [required(hash)] as const,
-      async ([h]) => {
-        const r = await ofTx(h);
+      async ([h], ctx) => {
+        const r = await ofTx(h, ctx);
         return r === null ? null : flat(r);
       },
       flags,
     ),
     trace_block: method(
       [required(blockNumber)] as const,
-      async ([sel]) => {
+      async ([sel], ctx) => {
         const header = await s.blocks.header(sel);
         if (header === null) return null;
         if (header.number === 0n) return [];
-        return (await ofBlock(header.hash)).flatMap((t) => flat(t.result));
+        return (await ofBlock(header.hash, ctx)).flatMap((t) => flat(t.result));
       },
       flags,
     ),
     trace_replayTransaction: method(
       [required(hash), required(traceTypes)] as const,
-      async ([h, types]) => {
-        const r = await ofTx(h, replayOptions(types));
+      async ([h, types], ctx) => {
+        const r = await ofTx(h, ctx, replayOptions(types));
         if (r === null) throw new RpcError('SERVER_ERROR', 'transaction not found');
         return replay(replayed(r), types);
       },
@@ -98,11 +99,11 @@ export function traceMethods(s: RpcServices): MethodTable {
     ),
     trace_replayBlockTransactions: method(
       [required(blockNumber), required(traceTypes)] as const,
-      async ([sel, types]) => {
+      async ([sel, types], ctx) => {
         const header = await s.blocks.header(sel);
         if (header === null) return null;
         if (header.number === 0n) return [];
-        return (await ofBlock(header.hash, replayOptions(types))).map((t) => replay(replayed(t.result ?? []), types, t.txHash));
+        return (await ofBlock(header.hash, ctx, replayOptions(types))).map((t) => replay(replayed(t.result ?? []), types, t.txHash));
       },
       flags,
     ),
@@ -124,7 +125,7 @@ export function traceMethods(s: RpcServices): MethodTable {
           if (ctx.signal.aborted) throw new RpcError('TIMEOUT');
           const header = await s.deps.chain.getHeaderByNumber(n);
           if (header === null) break;
-          for (const t of await ofBlock(header.hash)) {
+          for (const t of await ofBlock(header.hash, ctx)) {
             for (const tr of flat(t.result)) {
               const a = tr.action;
               const fromOk = fromSet.size === 0 || fromSet.has(a.from ?? a.address);
