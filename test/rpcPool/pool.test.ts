@@ -209,11 +209,12 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
       return worst;
     };
     const baseline = await lag(500);
-    const exec = pooledExecutionView(pool, 1500);
+    const exec = pooledExecutionView(pool, 3000);
     const calls = [0, 1].map((i) => exec.call({ to: LOOP }, dir.head, opts(`c${i}`)).catch((e: unknown) => e));
-    const loaded = await lag(1000);
+    const loaded = await lag(2000);
     await Promise.all(calls);
-    // The loop's timers wake as late as they did before (plus slack for a loaded host), never for the EVM's time.
-    expect(loaded).toBeLessThan(Math.max(200, baseline * 4));
+    // The loop's timers wake about as late as they did before (a loaded host delays them by itself, so the slack is
+    // wide), never for the EVM's 3 s.
+    expect(loaded).toBeLessThan(Math.max(1000, baseline * 4));
   });
 });
