@@ -63,8 +63,27 @@ export interface ChainView {
   suggestTip(): MaybePromise<bigint>;
   /** The head's blob base fee (EIP-4844; eth_blobBaseFee), undefined before Cancun. Optional for partial backends. */
   headBlobBaseFee?(): MaybePromise<bigint | undefined>;
+  /** EIP-7910 eth_config: the fork in force at the head, the next scheduled one and the last. Optional for partial backends. */
+  forkConfigs?(): MaybePromise<ForkConfigsData>;
   /** false, or progress while syncing. */
   syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
+}
+
+/** One fork's EIP-7910 configuration; the named lists come sorted by name. */
+export interface ForkConfigData {
+  activationTime: number;
+  blobSchedule: { target: number; max: number; baseFeeUpdateFraction: bigint } | null;
+  chainId: bigint;
+  /** 4 bytes. */
+  forkId: Uint8Array;
+  precompiles: { name: string; address: Uint8Array }[];
+  systemContracts: { name: string; address: Uint8Array }[];
+}
+
+export interface ForkConfigsData {
+  current: ForkConfigData | null;
+  next: ForkConfigData | null;
+  last: ForkConfigData | null;
 }
 
 /** How one eth_getLogs read may run: the result cap, the call's deadline and signal, and who asks (pool share). */

@@ -14,6 +14,7 @@ import type { FeeHistoryBlock, ChainView, LogQuery, LogReadOptions } from '../rp
 import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData, TxLocation } from '../rpc/encode/types.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import { blobParams, forkAt } from '../chain/forks.ts';
+import { forkConfigs, type ForkConfigs, type GenesisRef } from '../chain/forkConfigs.ts';
 import { blobBaseFee, expectedExcessBlobGas, GAS_PER_BLOB } from '../exec/header/blobGas.ts';
 import { Deadline, type ChainReader } from '../store/index.ts';
 import { rawBlock } from '../store/read/rawBlock.ts';
@@ -41,6 +42,7 @@ export class StoreChainView implements ChainView {
   private readonly blocks = new Map<string, DecodedBlock>();
   private readonly totalDifficulty: TotalDifficulty;
   private readonly tags: CliqueTags;
+  private genesis: GenesisRef | undefined;
 
   /** Set when eth_getLogs reads elsewhere (the node's execution pool): reads and encodes there, off this thread. */
   readonly getLogsJson?: (query: LogQuery, opts: LogReadOptions) => Promise<string>;
@@ -223,6 +225,16 @@ export class StoreChainView implements ChainView {
   /** Blob base fee at the head, as geth's eth_blobBaseFee answers (undefined before Cancun). */
   headBlobBaseFee(): bigint | undefined {
     return this.blobGasPrice(this.currentHead().header);
+  }
+
+  /** EIP-7910 eth_config at the head's time (the genesis hash is read once: it never changes). */
+  forkConfigs(): ForkConfigs {
+    if (this.genesis === undefined) {
+      const row = this.reader.getHeaderByNumber(0);
+      if (!row) throw new Error('genesis header missing from the store');
+      this.genesis = { hash: row.hash, timestamp: Number(decodeHeader(row.headerRlp).timestamp) };
+    }
+    return forkConfigs(this.config, this.genesis, Number(this.currentHead().header.timestamp));
   }
 
   /** geth's oracle in short: the 60th percentile of the tips paid in the last 20 blocks, 1 gwei when there are none. */

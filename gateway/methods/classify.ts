@@ -20,6 +20,8 @@ const TABLE: Record<string, MethodClass> = {
   eth_gasPrice: { cls: 'realtime' },
   eth_maxPriorityFeePerGas: { cls: 'realtime' },
   eth_blobBaseFee: { cls: 'realtime' },
+  // Changes when the head crosses a fork time: never cached.
+  eth_config: { cls: 'realtime' },
   eth_syncing: { cls: 'realtime' },
   net_peerCount: { cls: 'realtime' },
   net_listening: { cls: 'realtime' },

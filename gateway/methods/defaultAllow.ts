@@ -10,6 +10,7 @@ export const DEFAULT_ALLOW: readonly string[] = [
   'eth_blockNumber',
   'eth_call',
   'eth_chainId',
+  'eth_config',
   'eth_createAccessList',
   'eth_estimateGas',
   'eth_feeHistory',

@@ -1,6 +1,6 @@
 /**
  * The eth_ namespace: chain/head, blocks, transactions and receipts here; state and execution in ethState.ts, fees
- * in ethFees.ts, logs/filters/subscriptions in ethLogs.ts (split for size; this file assembles the namespace).
+ * in ethFees.ts, eth_config in ethConfig.ts, logs/filters/subscriptions in ethLogs.ts (split for size; this file assembles the namespace).
  * Shapes are geth's; head answers come from memory; block and receipt JSON go through the encoding cache.
  */
 import { type BlockData, type HeaderData } from '../encode/types.ts';
@@ -17,6 +17,7 @@ import { RpcError } from '../errors.ts';
 import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
 import { ethStateMethods } from './ethState.ts';
 import { ethFeeMethods } from './ethFees.ts';
+import { ethConfigMethods } from './ethConfig.ts';
 import { ethLogMethods } from './ethLogs.ts';
 
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
@@ -128,6 +129,7 @@ export function ethMethods(s: RpcServices): MethodTable {
       return r && encodeReceipt(r);
     }),
     ...ethFeeMethods(s),
+    ...ethConfigMethods(s),
     ...ethStateMethods(s),
     ...ethLogMethods(s),
   };

@@ -63,6 +63,8 @@ export interface RealNodeOptions {
   rpcClock?: () => number;
   /** Reopen this datadir (a restart); the caller owns it. Default: a fresh one, removed on close. */
   datadir?: string;
+  /** Edits the dev genesis JSON before it is parsed (e.g. a fork scheduled in the future). */
+  editGenesis?: (genesis: Record<string, unknown>) => void;
 }
 
 /** Starts a node on the dev chain (chain id 1337, the dev mnemonic's 20 funded accounts, account 0 signs). */
@@ -73,11 +75,13 @@ export async function startRealNode(options: RealNodeOptions = {}): Promise<Real
   const accounts = devAccounts();
   const mine = options.mine ?? !options.peers?.length;
   let node: XoneNode;
+  const genesisJson = devGenesisJson(accounts, options.period ?? 2, options.genesisTimestamp);
+  options.editGenesis?.(genesisJson);
   try {
     node = await XoneNode.start(
       {
         datadir,
-        genesis: parseGenesis(devGenesisJson(accounts, options.period ?? 2, options.genesisTimestamp)),
+        genesis: parseGenesis(genesisJson),
         dev: options.dev ?? true,
         mine,
         ...(mine ? { signerKey: hexToBytes(accounts[0].privateKey), miningMode: options.miningMode ?? 'manual' } : {}),
