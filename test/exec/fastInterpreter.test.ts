@@ -6,6 +6,7 @@ import { EvmHost } from '../../core/exec/evmHost.ts';
 import { EvmStateManager } from '../../core/exec/evmStateManager.ts';
 import { commonFor } from '../../core/exec/hardfork.ts';
 import type { BlockEnv } from '../../core/exec/types.ts';
+import { type Fork, isForkActive } from '../../core/chain/forks.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
@@ -77,7 +78,14 @@ function world(): JournaledState {
 }
 
 /** Runs one message on `evm` and returns everything observable about it. */
-async function run(evm: EVM, block: unknown, to: Uint8Array, data: string, gasLimit = 2_000_000n): Promise<unknown> {
+async function run(
+  evm: EVM,
+  block: unknown,
+  to: Uint8Array,
+  data: string,
+  gasLimit = 2_000_000n,
+  blobVersionedHashes?: `0x${string}`[],
+): Promise<unknown> {
   await evm.journal.cleanup();
   const caller = new Address(SENDER);
   const r = await evm.runCall({
@@ -88,6 +96,7 @@ async function run(evm: EVM, block: unknown, to: Uint8Array, data: string, gasLi
     data: hexToBytes(`0x${data}`),
     gasLimit,
     gasPrice: 7n,
+    ...(blobVersionedHashes ? { blobVersionedHashes } : {}),
   });
   const e = r.execResult;
   return {
@@ -123,6 +132,92 @@ const MESSAGES: ReadonlyArray<readonly [Uint8Array, string, bigint?]> = [
   [MEMORY, '', 2_000n],
   [MEMORY, '', 2_500n],
 ];
+
+/**
+ * One program per opcode the Cancun, Prague and Osaka forks added (EIP-1153, 5656, 4844, 7516, 7939), each returning
+ * what the opcode produced, so the two loops are compared on the values as well as on gas and errors.
+ */
+const T_STORE = addr(0xd0);
+const T_STATIC = addr(0xd1);
+const M_COPY = addr(0xd2);
+const BLOB_HASH = addr(0xd3);
+const BLOB_BASE_FEE = addr(0xd4);
+const C_LZ = addr(0xd5);
+const NEW_OPCODES: ReadonlyArray<{ op: string; since: Fork; at: Uint8Array; code: string }> = [
+  // TSTORE(1, 7); TSTORE(2, 9); TSTORE(2, 0); return [TLOAD(1), TLOAD(2), TLOAD(3)].
+  {
+    op: 'TSTORE/TLOAD',
+    since: 'Cancun',
+    at: T_STORE,
+    code: '600760015d600960025d600060025d' + '60015c600052' + '60025c602052' + '60035c604052' + '60606000f3',
+  },
+  // STATICCALL into the TSTORE program: the write fails inside (the call returns 0); TLOAD(1) after it is 0.
+  {
+    op: 'TSTORE in STATICCALL',
+    since: 'Cancun',
+    at: T_STATIC,
+    code: `60006000600060006000 73${hex(T_STORE)} 61fffffa600052 60015c602052 60406000f3`.replace(/ /g, ''),
+  },
+  // MSTORE(0, 0xab…); MCOPY(0x30, 0x08, 0x40): overlapping, grows memory to 0x70; return 0x80 bytes.
+  { op: 'MCOPY', since: 'Cancun', at: M_COPY, code: `7f${'ab'.repeat(16)}${'cd'.repeat(16)}600052` + '604060086030' + '5e' + '60806000f3' },
+  // [BLOBHASH(0), BLOBHASH(1), BLOBHASH(2)]: the second and third are past the list (0).
+  { op: 'BLOBHASH', since: 'Cancun', at: BLOB_HASH, code: '600049600052' + '600149602052' + '600249604052' + '60606000f3' },
+  { op: 'BLOBBASEFEE', since: 'Cancun', at: BLOB_BASE_FEE, code: '4a60005260206000f3' },
+  // [CLZ(1), CLZ(0), CLZ(2^255), CLZ(0x00ff…)].
+  {
+    op: 'CLZ',
+    since: 'Osaka',
+    at: C_LZ,
+    code: '60011e600052' + '5f1e602052' + '600160ff1b1e604052' + `7f00${'ff'.repeat(31)}1e606052` + '60806000f3',
+  },
+];
+const BLOB_HASHES: `0x${string}`[] = [`0x01${'5a'.repeat(31)}`];
+
+function forkWorld(): JournaledState {
+  const state = world();
+  for (const { at, code } of NEW_OPCODES) state.putCode(at, hexToBytes(`0x${code}`));
+  return state;
+}
+
+describe('fast interpreter on the forks after Shanghai (issue #13)', () => {
+  for (const fork of ['Shanghai', 'Cancun', 'Prague', 'Osaka'] as const) {
+    it(`default: on ${fork}, every opcode added by Cancun-Osaka gives the same result on both loops (or fails the same way before its fork)`, async () => {
+      const env: BlockEnv = { ...ENV, fork, ...(fork === 'Shanghai' ? {} : { blobBaseFee: 3n, maxBlobGas: 786_432n }) };
+      const fastState = forkWorld();
+      const libState = forkWorld();
+      const host = new EvmHost(1337n, fork, fastState);
+      const block = host.bind(fastState, env);
+      expect(isFastInterpreter(host.evm)).toBe(true);
+      const library = new EVM({ common: commonFor(1337n, fork), stateManager: new EvmStateManager(libState), bn254: new NobleBN254() });
+      for (const { op, since, at } of NEW_OPCODES) {
+        const expected = (await run(library, block, at, '', 200_000n, BLOB_HASHES)) as { error?: string; returnValue: string };
+        const actual = await run(host.evm, block, at, '', 200_000n, BLOB_HASHES);
+        expect(actual, `${op} on ${fork}`).toEqual(expected);
+        // The programs really run their opcode where it is active, and fail as an invalid opcode before.
+        if (isForkActive(fork, since)) expect(expected.error, `${op} on ${fork}`).toBeUndefined();
+        else expect(expected.error, `${op} on ${fork}`).toBe('invalid opcode');
+      }
+      expect(changesOf(fastState)).toEqual(changesOf(libState));
+    });
+  }
+
+  it('behavior: the fork programs compute what their EIPs say (Osaka)', async () => {
+    const state = forkWorld();
+    const host = new EvmHost(1337n, 'Osaka', state);
+    const block = host.bind(state, { ...ENV, fork: 'Osaka', blobBaseFee: 3n, maxBlobGas: 786_432n });
+    const word = (n: bigint | number): string => BigInt(n).toString(16).padStart(64, '0');
+    const out = async (at: Uint8Array): Promise<string> =>
+      ((await run(host.evm, block, at, '', 200_000n, BLOB_HASHES)) as { returnValue: string }).returnValue;
+    expect(await out(T_STORE)).toBe(`0x${word(7)}${word(0)}${word(0)}`);
+    expect(await out(T_STATIC)).toBe(`0x${word(0)}${word(0)}`);
+    const mem = ('ab'.repeat(16) + 'cd'.repeat(16)).padEnd(256, '0');
+    const copied = mem.slice(0, 0x30 * 2) + mem.slice(0x08 * 2, 0x48 * 2) + mem.slice(0x70 * 2);
+    expect(await out(M_COPY)).toBe(`0x${copied}`);
+    expect(await out(BLOB_HASH)).toBe(`${BLOB_HASHES[0]}${word(0)}${word(0)}`);
+    expect(await out(BLOB_BASE_FEE)).toBe(`0x${word(3)}`);
+    expect(await out(C_LZ)).toBe(`0x${word(255)}${word(256)}${word(0)}${word(8)}`);
+  });
+});
 
 describe('fast interpreter (decision 0027)', () => {
   it('default: gives the same gas, errors, return data, logs and state as the library loop', async () => {
