@@ -13,9 +13,10 @@ export interface RpcPoolOptions {
    */
   workers: number;
   /**
-   * Threads kept up even when idle (default: all `workers`). A thread takes seconds to load on a loaded host: with
-   * fewer, clients that arrive together (an attack) take the spare each in turn and a newcomer's cheap call waits for
-   * a load (measured: 15 s at load 38, bench:rpc-isolation).
+   * Threads kept up even when idle (default 2, at most `workers`). Each costs about 70 MB (idle dev node: 412 MB RSS
+   * with 2, 832 MB with 8), which small self-hosted VMs feel; the cost of fewer is that clients arriving together (an
+   * attack) take the spare each in turn, and on a host at load 38 a newcomer's cheap call waited 15 s for a thread to
+   * load (1 s with all eight up; bench:rpc-isolation). Decision 0030.
    */
   warm: number;
   /** An idle thread beyond `warm` is stopped after this long (default 60 s). */
@@ -54,7 +55,7 @@ export function defaultRpcWorkers(cores: number = availableParallelism()): numbe
 export function defaultRpcPoolOptions(workers: number = defaultRpcWorkers()): RpcPoolOptions {
   return {
     workers,
-    warm: workers,
+    warm: Math.min(2, workers),
     idleMs: 60_000,
     perClientRunning: 1,
     perClientQueued: 16,
