@@ -12,6 +12,8 @@
  *
  * JSON on stdout, one summary line on stderr. Options: `--quick` (depths 1 and 8 only), `--depths 1,8,64`, `--txs N` (transfers per
  * block, default 200). Datadirs on the repo's disk (.xone/bench/reorg): /tmp may be tmpfs, where fsync is free.
+ * XONE_BENCH_NODE_FLAGS adds node flags to the follower process (e.g. `--cpu-prof --cpu-prof-dir=DIR` for a profile of
+ * its main thread during the reorg).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +37,8 @@ const depthsIndex = args.indexOf('--depths');
 const depths = depthsIndex >= 0 ? args[depthsIndex + 1].split(',').map(Number) : quick ? [1, 8] : [1, 8, 64];
 const TRUNK = Math.max(...depths) + 6;
 const TARGET_STALL_MS = 50;
+// Node flags for the follower process, e.g. XONE_BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile it.
+const nodeFlags = (process.env.XONE_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f.length > 0);
 const log = (m: string): void => void process.stderr.write(`bench:reorg: ${m}\n`);
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 const root = join(import.meta.dirname, '..', '..', '.xone', 'bench', 'reorg');
@@ -125,7 +129,7 @@ async function nodeReorg(chains: ReorgChains, genesisFile: string, d: number) {
     peer.url,
     '--recovery-workers',
     '0',
-  ]);
+  ], 'node started', 120_000, nodeFlags);
   const latest = async (): Promise<string> => {
     const res = await fetch(node.url, {
       method: 'POST',

@@ -33,9 +33,10 @@ export interface FollowDeps {
   logger: Logger;
   /**
    * Called for each block that joined the canonical chain once it is durable, in order (a reorg's first block carries
-   * what the reorg dropped); `latest` is false when a later block follows at once.
+   * what the reorg dropped); `latest` is false when a later block follows at once. The next block waits until the
+   * returned promise settles (a reorg's first block spreads its work over several event-loop turns).
    */
-  onDurable: (update: HeadUpdate, latest: boolean) => void;
+  onDurable: (update: HeadUpdate, latest: boolean) => void | Promise<void>;
 }
 
 /** Lets the event loop run (timers, RPC requests) between two blocks being adopted. */
@@ -57,7 +58,7 @@ export function createFollower(peers: readonly string[], deps: FollowDeps): Foll
       for (let i = 0; i < batch.length; i++) {
         if (i > 0) await yieldToLoop();
         try {
-          deps.onDurable(batch[i], i === batch.length - 1);
+          await deps.onDurable(batch[i], i === batch.length - 1);
         } catch (err) {
           deps.logger.error('Adopting an imported block failed', { number: batch[i].number.toString(), error: (err as Error).message });
         }

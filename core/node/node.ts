@@ -24,6 +24,7 @@ import { openReadOnly, type ReadOnlyChainStore } from '../store/index.ts';
 import { TxPool } from '../txpool/index.ts';
 import { CLIENT_IDENTITY } from '../version.ts';
 import type { HeadUpdate } from '../chainService/chainService.ts';
+import type { DroppedBlock } from '../exec/import/chainImporter.ts';
 import type { ChainThread } from '../chainService/chainThread.ts';
 import { chainBatch, startChainThread } from './chainStart.ts';
 import type { NodeDeps, NodeOptions } from './options.ts';
@@ -68,6 +69,8 @@ import {
 
 /** Dropped transactions re-admitted per event-loop turn after a reorg (see `readmitDropped`). */
 const REORG_READMIT_SLICE = 256;
+/** Lets the event loop run (timers, RPC requests) between two slices of a reorg's main-thread work. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 /** WAL size past which the pinned read snapshot is settled (see `pinView`). */
 const WAL_SETTLE_BYTES = 64 * 1024 * 1024;
 
@@ -401,13 +404,18 @@ export class XoneNode {
       this.deps.logger.info('mined transactions not listed', { count: receipts.length - MINED_TX_LINES });
   }
 
-  /** Serves a block imported from a peer once it is durable (the follower's `onDurable`), counting it as imported. */
-  adoptImported(update: HeadUpdate, latest = true): void {
+  /**
+   * Serves a block imported from a peer once it is durable (the follower's `onDurable`, which waits for it before the
+   * next block), counting it as imported. The first block of a reorg waits for its removed logs (`removedLogs`).
+   */
+  async adoptImported(update: HeadUpdate, latest = true): Promise<void> {
+    const removed = update.reorg ? await this.removedLogs(update.reorg.dropped) : [];
+    if (this.closing) return;
     const m = this.deps.metrics;
     m.importBlocks.inc();
     m.importTxs.inc(update.txHashes.length);
     m.importGas.inc(Number(update.gasUsed));
-    this.adopt(update, latest);
+    this.adopt(update, latest, removed);
     // A peer's block moved our head: a signer plans its next seal on it.
     this.producer?.onNewHead();
   }
@@ -438,13 +446,14 @@ export class XoneNode {
 
   /**
    * Makes `update` the served head: pool nonces, metrics, RPC events (filters, subscriptions). `prime` false skips the
-   * RPC encoding cache (a follower's block that a later block of the same batch replaces as head at once).
+   * RPC encoding cache (a follower's block that a later block of the same batch replaces as head at once). A reorg's
+   * first block comes with the dropped blocks' logs (`removedLogs`), published before its own.
    */
-  private adopt(update: HeadUpdate, prime = true): void {
+  private adopt(update: HeadUpdate, prime = true, removedLogs: readonly LogData[] = []): void {
     const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
     const previous = this.head;
     this.pinView({ header, hash: update.hash });
-    const removedLogs = update.reorg ? this.adoptReorg(update.reorg, previous) : [];
+    if (update.reorg) this.adoptReorg(update.reorg, previous);
     const t = update.timings;
     logSlowBlock(
       this.deps.logger,
@@ -482,11 +491,26 @@ export class XoneNode {
   }
 
   /**
-   * The node side of a reorg the chain thread committed (the new branch's first block is being adopted): one warn
-   * line, the dropped blocks' transactions back in the pool unless the new branch holds them, and the dropped blocks'
-   * logs marked `removed: true` for subscriptions and filters. Returns those logs, lowest block first.
+   * The dropped blocks' logs marked `removed: true` for subscriptions and filters, lowest block first: read before the
+   * reorg's first block is adopted, one dropped block's receipts per event-loop turn (64 blocks of 200 transactions
+   * decoded at once held the loop for 200 ms). The blocks stay readable by hash once they left the chain.
    */
-  private adoptReorg(reorg: NonNullable<HeadUpdate['reorg']>, previous: ChainHead): LogData[] {
+  private async removedLogs(dropped: readonly DroppedBlock[]): Promise<LogData[]> {
+    const removed: LogData[] = [];
+    for (const d of dropped) {
+      if (d.txHashes.length === 0) continue;
+      await yieldToLoop();
+      if (this.closing) break;
+      for (const r of this.chainView.getReceipts(d.hash) ?? []) for (const log of r.logs) removed.push({ ...log, removed: true });
+    }
+    return removed;
+  }
+
+  /**
+   * The node side of a reorg the chain thread committed (the new branch's first block is being adopted): one warn
+   * line, and the dropped blocks' transactions back in the pool unless the new branch holds them (in the background).
+   */
+  private adoptReorg(reorg: NonNullable<HeadUpdate['reorg']>, previous: ChainHead): void {
     const m = this.deps.metrics;
     m.reorgs.inc();
     m.reorgDepth.observe(reorg.dropped.length);
@@ -497,42 +521,46 @@ export class XoneNode {
       to: { number: Number(this.head.header.number), hash: bytesToHex(this.head.hash) },
     });
     this.pool.onNewHead();
-    const removed: LogData[] = [];
-    const readmit: { tx: Transaction; sender: Uint8Array | undefined }[] = [];
-    for (const d of reorg.dropped) {
-      for (const r of this.chainView.getReceipts(d.hash) ?? []) for (const log of r.logs) removed.push({ ...log, removed: true });
+    void this.readmitDropped(reorg.dropped).catch((err: unknown) =>
+      this.deps.logger.error('Re-admitting dropped transactions failed', { error: (err as Error).message }),
+    );
+  }
+
+  /**
+   * Puts a reorg's dropped transactions back in the pool, each checked against the then served chain, from the next
+   * event-loop turn on: one dropped block decoded per turn and at most REORG_READMIT_SLICE transactions added per turn
+   * (a 64-block reorg of full blocks is thousands of them: one pass would stall RPC answers).
+   */
+  private async readmitDropped(dropped: readonly DroppedBlock[]): Promise<void> {
+    for (const d of dropped) {
+      if (d.txHashes.length === 0) continue;
+      await yieldToLoop();
+      if (this.closing) return;
       const raw = this.reader.getBody(d.hash) && rawBlock(this.reader, d.hash);
       if (!raw) continue;
       const txs = decodeBlock(raw).transactions;
       // The senders recovered at import are stored with the block: no second recovery on the main thread.
       const stored = this.reader.getSenders(d.hash);
-      for (const [i, tx] of txs.entries()) readmit.push({ tx, sender: stored?.length === txs.length ? stored[i] : undefined });
-    }
-    this.readmitDropped(readmit, 0);
-    return removed;
-  }
-
-  /**
-   * Puts a reorg's dropped transactions back in the pool, REORG_READMIT_SLICE per turn of the event loop (a 64-block
-   * reorg of full blocks is thousands of them: one pass would stall RPC answers), each checked against the then
-   * served chain.
-   */
-  private readmitDropped(txs: readonly { tx: Transaction; sender: Uint8Array | undefined }[], from: number): void {
-    if (this.closing) return;
-    const end = Math.min(txs.length, from + REORG_READMIT_SLICE);
-    for (let i = from; i < end; i++) {
-      const { tx, sender } = txs[i];
-      // Mined again on the new branch: nothing to re-admit (its receipt is there).
-      if (this.reader.getTxLocation(tx.hash)) continue;
-      try {
-        this.pool.add(tx, sender);
-        // The peers that sealed the winning branch never saw it: hand it to them again.
-        this.follower?.broadcastTx(tx.raw);
-      } catch {
-        // Already pending, or no longer valid on the new branch (its nonce was used there): dropped, as geth does.
+      for (const [i, tx] of txs.entries()) {
+        if (i > 0 && i % REORG_READMIT_SLICE === 0) {
+          await yieldToLoop();
+          if (this.closing) return;
+        }
+        this.readmitOne(tx, stored?.length === txs.length ? stored[i] : undefined);
       }
     }
-    if (end < txs.length) setImmediate(() => this.readmitDropped(txs, end));
+  }
+
+  private readmitOne(tx: Transaction, sender: Uint8Array | undefined): void {
+    // Mined again on the new branch: nothing to re-admit (its receipt is there).
+    if (this.reader.getTxLocation(tx.hash)) return;
+    try {
+      this.pool.add(tx, sender);
+      // The peers that sealed the winning branch never saw it: hand it to them again.
+      this.follower?.broadcastTx(tx.raw);
+    } catch {
+      // Already pending, or no longer valid on the new branch (its nonce was used there): dropped, as geth does.
+    }
   }
 
   /** `/metrics` body: pool sizes are read at scrape time (they change on every add), the rest is kept current. */
