@@ -120,16 +120,13 @@ async function nodeReorg(chains: ReorgChains, genesisFile: string, d: number) {
     trunk: storeServingSource({ reader: trunk.store, chainId: id, submitTx }),
     branch: storeServingSource({ reader: branch.store, chainId: id, submitTx }),
   });
-  const node = await startNode(`follower-${d}`, [
-    '--genesis',
-    genesisFile,
-    '--datadir',
-    mkdtempSync(join(work, 'n-')),
-    '--peer',
-    peer.url,
-    '--recovery-workers',
-    '0',
-  ], 'node started', 120_000, nodeFlags);
+  const node = await startNode(
+    `follower-${d}`,
+    ['--genesis', genesisFile, '--datadir', mkdtempSync(join(work, 'n-')), '--peer', peer.url, '--recovery-workers', '0'],
+    'node started',
+    120_000,
+    nodeFlags,
+  );
   const latest = async (): Promise<string> => {
     const res = await fetch(node.url, {
       method: 'POST',
