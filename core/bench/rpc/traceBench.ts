@@ -37,7 +37,8 @@ async function prepare(peer: Peer): Promise<{ tracee: string; hash: string }> {
   const r = await mined(peer, {
     to: deployed.contractAddress,
     data: encodeFunctionData({ abi, functionName: 'many', args: [200n] }),
-    gas: '0x1c9c380',
+    // 16M: under Osaka's EIP-7825 cap (2^24), so the same transaction runs on the Osaka dev chain and Shanghai anvil.
+    gas: '0xf42400',
   });
   if (r.status !== '0x1') throw new Error('many(200) failed');
   return { tracee: deployed.contractAddress, hash: r.transactionHash };
