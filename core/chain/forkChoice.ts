@@ -13,6 +13,8 @@
 
 /** A chain tip as fork choice sees it. */
 export interface ForkTip {
+  hash: Uint8Array;
+  parentHash: Uint8Array;
   number: bigint;
   /** Total difficulty of the chain ending at this block. */
   td: bigint;

@@ -115,9 +115,15 @@ export class ChainImporter {
     const exec = await this.side.execute(block, hash, senders, branch);
     const td = (this.importer.totalDifficulty(parent.hash) as bigint) + header.difficulty;
     writeSideBlock(this.store, { block, hash, receipts: exec.receipts, senders, td });
-    const current = { number: head.header.number, td: this.importer.headTd, difficulty: head.header.difficulty };
-    if (!this.forkChoice.reorgNeeded(current, { number: header.number, td, difficulty: header.difficulty }))
-      return { kind: 'side', number: header.number, hash };
+    const current = {
+      hash: head.hash,
+      parentHash: head.header.parentHash,
+      number: head.header.number,
+      td: this.importer.headTd,
+      difficulty: head.header.difficulty,
+    };
+    const candidate = { hash, parentHash: header.parentHash, number: header.number, td, difficulty: header.difficulty };
+    if (!this.forkChoice.reorgNeeded(current, candidate)) return { kind: 'side', number: header.number, hash };
     const reorg = await this.reorgTo({ ancestor: branch.ancestor, blocks: [...branch.blocks, { hash, header }] });
     return { kind: 'reorg', reorg };
   }

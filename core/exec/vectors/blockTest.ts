@@ -1,8 +1,9 @@
 /**
  * Runs ethereum/tests BlockchainTests through the real import pipeline: a fresh temporary datadir per test (real
  * SQLite, real segment files), genesis from `genesisBlockHeader` + `pre`, each block from its RLP (seal checks off:
- * the fixtures use NoProof) inserted on whatever stored parent it names, the head chosen by the fixtures' fork
- * choice (total difficulty, the newest block past the merge), blocks with `expectException` must be refused, then
+ * the fixtures use NoProof) inserted on whatever stored parent it names, the head chosen by the fork choice the
+ * fixtures were filled with (fixtureForkChoice.ts: total difficulty, the earlier branch on a tie, the newest block
+ * past the merge), blocks with `expectException` must be refused, then
  * the head must be `lastblockhash`
  * and the state must equal `postState` (compared through its root, with a per-account diff on mismatch) or
  * `postStateHash`.
@@ -16,9 +17,10 @@ import { applyAlloc } from '../../state/alloc.ts';
 import { MemoryState } from '../../state/memoryState.ts';
 import { STATE_MIGRATIONS } from '../../state/store/migrations.ts';
 import { ChainStore } from '../../store/index.ts';
-import { proofOfWorkForkChoice } from '../../chain/forkChoice.ts';
 import { BlockImporter } from '../import/blockImporter.ts';
-import { ChainImporter } from '../import/chainImporter.ts';
+import { ChainImporter, decodeBlockRlp } from '../import/chainImporter.ts';
+import { headerHash } from '../../chain/header/index.ts';
+import { fixtureForkChoice } from './fixtureForkChoice.ts';
 import { allocOf, vAddress, vBig, vBytes, type VectorAccount } from './json.ts';
 import type { CaseResult } from './runFiles.ts';
 
@@ -60,11 +62,15 @@ export async function runBlockTest(
 async function runInStore(store: ChainStore, test: BlockTestJson): Promise<string | undefined> {
   const genesis = genesisFromBlockchainTest(test);
   const importer = BlockImporter.open(store, { header: genesis.genesisHeader, alloc: genesis.alloc }, { config: genesis.config });
-  const chain = new ChainImporter(importer, proofOfWorkForkChoice());
+  const forkChoice = fixtureForkChoice();
+  forkChoice.observe(importer.headInfo.hash, importer.headInfo.header.parentHash);
+  const chain = new ChainImporter(importer, forkChoice);
   for (const [i, b] of test.blocks.entries()) {
     let error: Error | undefined;
     try {
-      await chain.insertRlp(vBytes(b.rlp));
+      const block = decodeBlockRlp(vBytes(b.rlp));
+      await chain.insert(block);
+      forkChoice.observe(headerHash(block.header), block.header.parentHash);
     } catch (err) {
       error = err as Error;
     }
