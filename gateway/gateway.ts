@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import { createApp, type AppDeps } from './app.ts';
-import { createRpcPostHandler, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
+import { callDepsOf, createRpcPostHandler, type RpcPostHandler } from './pipeline/answerRpcPost.ts';
+import { answerCalls } from './middleware/dispatch/dispatch.ts';
+import type { RpcCall } from './rpc/types.ts';
 import { Coalescer } from './cache/coalescer.ts';
 import { MemorySharedHead, type SharedHead } from './cache/head.ts';
 import { fetchBlock, startHeadPoller } from './cache/headPoller.ts';
@@ -56,6 +58,8 @@ export interface Gateway {
   usage: UsageRecorder;
   /** Where per-call log lines go (HTTP and WebSocket). */
   sink: LogSink;
+  /** Answers admitted calls as the HTTP endpoint does (cache, coalescing, pool): the WebSocket proxy's plain calls. */
+  answerCalls(calls: RpcCall[]): Promise<void>;
   /** Starts health probes and head polling. */
   start(): void;
   close(): Promise<void>;
@@ -109,6 +113,7 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
     random: ports.random,
   };
   const answerPost = createRpcPostHandler(appDeps);
+  const callDeps = callDepsOf(appDeps);
   const app = createApp(appDeps, answerPost);
   const stops: (() => void)[] = [];
   return {
@@ -120,6 +125,9 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
     verifier,
     usage,
     sink: ports.sink,
+    async answerCalls(calls) {
+      await answerCalls({ isBatch: calls.length > 1, calls, bytesIn: 0 }, callDeps, false);
+    },
     start() {
       stops.push(startHealthProbe(pool, metrics, config.health.intervalMs));
       if (config.cache.enabled) stops.push(startHeadPoller(pool, tracker, config.head));

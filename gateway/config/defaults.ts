@@ -35,6 +35,8 @@ export const DEFAULT_CONFIG: GatewayConfig = {
     maxConnectionsPerIp: 256,
     maxWsPerIp: 16,
     maxWsPerKey: 256,
+    maxSubscriptionsPerWs: 128,
+    wsSubscriptionsPerUpstreamSocket: 1_000,
   },
   identity: { trustedProxies: [], requireKey: false, keySecret: '', keyCacheTtlMs: 60_000, negativeKeyCacheTtlMs: 5_000 },
   tiers: {

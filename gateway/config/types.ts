@@ -47,6 +47,10 @@ export interface GatewayConfig {
     maxWsPerIp: number;
     /** Open WebSocket connections per API key, per instance. */
     maxWsPerKey: number;
+    /** Subscriptions one client WebSocket may hold. */
+    maxSubscriptionsPerWs: number;
+    /** Distinct upstream subscriptions one shared upstream WebSocket carries before another is opened. */
+    wsSubscriptionsPerUpstreamSocket: number;
   };
   identity: { trustedProxies: string[]; requireKey: boolean; keySecret: string; keyCacheTtlMs: number; negativeKeyCacheTtlMs: number };
   tiers: Record<string, TierConfig>;

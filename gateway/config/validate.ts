@@ -128,7 +128,15 @@ export function buildConfig(raw: unknown): GatewayConfig {
     problems.push('admin.token: at least 16 characters required unless admin.port is 0 (or XONE_GATEWAY_ADMIN_TOKEN)');
   if (cfg.log.successSampleRate > 1) problems.push('log.successSampleRate: expected a number in [0, 1]');
   if (cfg.limits.maxBatchSize < 1) problems.push('limits.maxBatchSize: expected >= 1');
-  for (const f of ['headersTimeoutMs', 'requestTimeoutMs', 'maxConnectionsPerIp', 'maxWsPerIp', 'maxWsPerKey'] as const)
+  for (const f of [
+    'headersTimeoutMs',
+    'requestTimeoutMs',
+    'maxConnectionsPerIp',
+    'maxWsPerIp',
+    'maxWsPerKey',
+    'maxSubscriptionsPerWs',
+    'wsSubscriptionsPerUpstreamSocket',
+  ] as const)
     if (!(cfg.limits[f] >= 1)) problems.push(`limits.${f}: expected >= 1`);
   if (!(Number.isInteger(cfg.limits.getLogsSplitBlocks) && cfg.limits.getLogsSplitBlocks >= 0))
     problems.push('limits.getLogsSplitBlocks: expected an integer >= 0 (0: never split)');

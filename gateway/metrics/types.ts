@@ -20,6 +20,11 @@ export interface GatewayMetrics {
   head(tag: 'latest' | 'safe' | 'finalized', block: number): void;
   /** xone_gateway_ws_messages_total{direction}. */
   wsMessage(direction: 'in' | 'out'): void;
+  /**
+   * xone_gateway_ws_upstream_sockets, xone_gateway_ws_upstream_subscriptions, xone_gateway_ws_client_subscriptions:
+   * shared upstream sockets open, distinct subscriptions they carry, and client subscriptions fanned out from them.
+   */
+  wsSubscriptions(upstreamSockets: number, upstreamSubscriptions: number, clientSubscriptions: number): void;
   /** xone_gateway_key_lookups_total{result}. */
   keyLookup(result: 'hit' | 'miss' | 'invalid'): void;
   /** xone_gateway_http_responses_total{code}: one per HTTP response of the RPC endpoint (the 5xx and 429 alerts). */
@@ -45,6 +50,7 @@ export const noopMetrics: GatewayMetrics = {
   upstreamHealth() {},
   head() {},
   wsMessage() {},
+  wsSubscriptions() {},
   keyLookup() {},
   httpResponse() {},
   redisError() {},

@@ -61,6 +61,21 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
 /** The status logged when the client closed the connection before its answer (nginx's 499). */
 export const CLIENT_CLOSED = 499;
 
+/** What answering admitted calls needs, from the pipeline's parts (HTTP and the WebSocket proxy share it). */
+export function callDepsOf(deps: PipelineDeps): CallDeps {
+  const { config } = deps;
+  return {
+    pool: deps.pool,
+    head: deps.head,
+    cache: deps.cache,
+    coalescer: deps.coalescer,
+    metrics: deps.metrics,
+    cacheConfig: config.cache,
+    callTimeoutMs: config.limits.callTimeoutMs,
+    getLogsSplitBlocks: config.limits.getLogsSplitBlocks,
+  };
+}
+
 /**
  * The gateway pipeline as one function: parse and limit → identity → method policy → rate buckets → answer the calls
  * → one log line per call. Both the Hono routes (every runtime) and the Node adapter's node:http fast path call it,
@@ -75,16 +90,7 @@ export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () 
   const { costs, defaultCost } = config.rateLimit;
   const { maxBodyBytes, maxBatchSize, maxDepth } = config.limits;
   const bypassHeader = config.cache.bypassHeader;
-  const callDeps = {
-    pool: deps.pool,
-    head: deps.head,
-    cache: deps.cache,
-    coalescer: deps.coalescer,
-    metrics: deps.metrics,
-    cacheConfig: config.cache,
-    callTimeoutMs: config.limits.callTimeoutMs,
-    getLogsSplitBlocks: config.limits.getLogsSplitBlocks,
-  };
+  const callDeps = callDepsOf(deps);
   const logOptions = { sink: deps.sink, metrics: deps.metrics, successSampleRate: config.log.successSampleRate, random: deps.random };
 
   return async function answerRpcPost(input: RpcPostInput): Promise<RpcPostAnswer> {

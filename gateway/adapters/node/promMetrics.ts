@@ -59,6 +59,17 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
   const lag = new Gauge({ name: 'xone_gateway_head_lag_blocks', help: 'Blocks behind the best upstream', labelNames: ['upstream'], ...r });
   const head = new Gauge({ name: 'xone_gateway_head_block', help: 'Served head per tag (monotonic, shared)', labelNames: ['tag'], ...r });
   const ws = new Counter({ name: 'xone_gateway_ws_messages_total', help: 'WebSocket messages proxied', labelNames: ['direction'], ...r });
+  const wsSockets = new Gauge({ name: 'xone_gateway_ws_upstream_sockets', help: 'Shared upstream WebSockets open (subscriptions)', ...r });
+  const wsUpSubs = new Gauge({
+    name: 'xone_gateway_ws_upstream_subscriptions',
+    help: 'Distinct subscriptions held on the upstream sockets',
+    ...r,
+  });
+  const wsClientSubs = new Gauge({
+    name: 'xone_gateway_ws_client_subscriptions',
+    help: 'Client subscriptions fanned out from the upstream ones',
+    ...r,
+  });
   const keys = new Counter({
     name: 'xone_gateway_key_lookups_total',
     help: 'API key lookups (hit = in-process cache)',
@@ -112,6 +123,11 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     },
     head: (tag, block) => head.set({ tag }, block),
     wsMessage: (direction) => ws.inc({ direction }),
+    wsSubscriptions(sockets, up, clients) {
+      wsSockets.set(sockets);
+      wsUpSubs.set(up);
+      wsClientSubs.set(clients);
+    },
     keyLookup: (result) => keys.inc({ result }),
     httpResponse: (status) => responses.inc({ code: String(status) }),
     redisError: () => redisErrors.inc(),

@@ -9,11 +9,63 @@ import { resolveIdentity } from '../../middleware/identity/resolveIdentity.ts';
 import { ipBucket, parseCidr, type Cidr } from '../../address/ip.ts';
 import { GatewayError, toGatewayError } from '../../rpc/gatewayError.ts';
 import { WsSession } from '../../ws/wsSession.ts';
+import { SubscriptionHub, type HubClient, type UpstreamSocket, type UpstreamSocketEvents } from '../../ws/subscriptionHub.ts';
+import { rpcError, rpcResult, type RpcCall } from '../../rpc/types.ts';
+import type { Upstream } from '../../upstream/upstream.ts';
+
+/** Bytes queued to one slow client before it is disconnected. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+
+/** An upstream WebSocket for the subscription hub. */
+function openUpstreamSocket(u: Upstream, events: UpstreamSocketEvents): UpstreamSocket {
+  const ws = new WebSocket(u.config.wsUrl ?? u.config.url.replace(/^http/, 'ws'), { perMessageDeflate: false });
+  ws.on('open', () => events.open());
+  ws.on('message', (data) => events.message(data.toString()));
+  let closed = false;
+  const gone = () => {
+    if (closed) return;
+    closed = true;
+    events.closed();
+  };
+  ws.on('close', gone);
+  ws.on('error', () => {
+    gone();
+    ws.terminate();
+  });
+  return { send: (text) => ws.send(text), close: () => ws.close() };
+}
+
+/**
+ * Answers a client message's admitted calls: eth_subscribe / eth_unsubscribe through the subscription hub (shared
+ * upstream subscriptions), every other call as the HTTP endpoint answers it (cache, coalescing, the pool's routing,
+ * retries and filter stickiness), all at once.
+ */
+async function answerWsCalls(calls: RpcCall[], member: HubClient, hub: SubscriptionHub, gw: Gateway): Promise<void> {
+  const plain: RpcCall[] = [];
+  const subs: Promise<void>[] = [];
+  for (const call of calls) {
+    if (call.method === 'eth_subscribe') {
+      subs.push(
+        hub.subscribe(member, call.params).then((a) => {
+          call.response = 'error' in a ? rpcError(call.id, a.error) : rpcResult(call.id, a.result);
+        }),
+      );
+    } else if (call.method === 'eth_unsubscribe') {
+      const id = Array.isArray(call.params) ? call.params[0] : undefined;
+      call.response =
+        typeof id === 'string' && hub.unsubscribe(member, id)
+          ? rpcResult(call.id, true)
+          : rpcError(call.id, { code: -32000, message: 'subscription not found' });
+    } else plain.push(call);
+  }
+  await Promise.all([...subs, plain.length > 0 ? gw.answerCalls(plain) : undefined]);
+}
 
 /**
  * Proxies WebSocket connections (subscriptions) on the gateway's port: the caller is identified at upgrade (key
- * from headers or /v1/<key>), refused with the HTTP status of the error before the upgrade, then each client gets its
- * own upstream connection; every client message passes the WsSession gate.
+ * from headers or /v1/<key>), refused with the HTTP status of the error before the upgrade; every client message
+ * passes the WsSession gate. Subscriptions are multiplexed over few shared upstream sockets (SubscriptionHub),
+ * identical ones deduplicated; other calls take the HTTP endpoint's path to the pool.
  */
 export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig, metrics: GatewayMetrics): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.limits.maxBodyBytes });
@@ -38,6 +90,14 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
     }
   };
   gw.verifier?.onChange(recheck);
+  const hub = new SubscriptionHub({
+    open: (index, events) => openUpstreamSocket(gw.pool.upstreams[index] as Upstream, events),
+    fitUpstreams: () => gw.pool.upstreams.flatMap((u, i) => (gw.pool.unfitReason(u) === undefined ? [i] : [])),
+    subscriptionsPerSocket: config.limits.wsSubscriptionsPerUpstreamSocket,
+    maxPerClient: config.limits.maxSubscriptionsPerWs,
+    subscribeTimeoutMs: config.limits.callTimeoutMs,
+    report: (sockets, up, clients) => metrics.wsSubscriptions(sockets, up, clients),
+  });
   const trusted = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
   const onUpgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const headers = new Headers();
@@ -76,8 +136,7 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
       );
       return;
     }
-    const upstream = gw.pool.upstreams.find((u) => gw.pool.unfitReason(u) === undefined);
-    if (!upstream) {
+    if (!gw.pool.upstreams.some((u) => gw.pool.unfitReason(u) === undefined)) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\r\n');
       return;
     }
@@ -101,34 +160,30 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
           if (open?.size === 0) byKey.delete(keyId);
         });
       }
-      const up = new WebSocket(upstream.config.wsUrl ?? upstream.config.url.replace(/^http/, 'ws'));
-      const early: string[] = [];
-      up.on('open', () => early.splice(0).forEach((m) => up.send(m)));
-      up.on('message', (data) => {
-        const text = data.toString();
-        session.onUpstreamMessage(text);
-        if (client.readyState === WebSocket.OPEN) client.send(text);
-      });
-      const closeBoth = () => {
-        client.close();
-        up.close();
+      const send = (text: string) => {
+        if (client.readyState !== WebSocket.OPEN) return;
+        // A subscriber that stopped reading is cut off rather than buffered without bound (the core does the same).
+        if (client.bufferedAmount > MAX_BUFFERED) client.terminate();
+        else client.send(text);
       };
-      up.on('close', closeBoth);
-      up.on('error', closeBoth);
-      client.on('close', closeBoth);
-      client.on('error', closeBoth);
-      client.once('close', () => session.close());
-      // Messages are gated in arrival order: each waits for the previous verdict so ids cannot overtake.
-      let queue = Promise.resolve();
+      const member: HubClient = {
+        deliver(text) {
+          session.onNotification();
+          send(text);
+        },
+        fail: (code, reason) => client.close(code, reason),
+      };
+      const answer = (calls: RpcCall[]) => answerWsCalls(calls, member, hub, gw);
+      client.on('error', () => client.terminate());
+      client.once('close', () => hub.drop(member));
+      // Messages are gated in arrival order (each waits for the previous one's bucket decision), then answered
+      // concurrently: a slow call does not hold up the next one.
+      let gate = Promise.resolve();
       client.on('message', (data) => {
-        queue = queue.then(async () => {
-          const verdict = await session.onClientMessage(data.toString());
-          for (const r of verdict.replies) client.send(r);
-          if (verdict.forward !== undefined) {
-            if (up.readyState === WebSocket.OPEN) up.send(verdict.forward);
-            else early.push(verdict.forward);
-          }
-        });
+        const text = data.toString();
+        const admitted = gate.then(() => session.admit(text));
+        gate = admitted.then(() => undefined);
+        void admitted.then((a) => session.finish(a, answer)).then(send);
       });
     });
   };
@@ -136,6 +191,7 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
   server.on('upgrade', listener);
   return () => {
     server.off('upgrade', listener);
+    hub.close();
     for (const c of wss.clients) c.terminate();
     wss.close();
   };
