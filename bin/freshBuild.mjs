@@ -3,7 +3,7 @@
 // used only while none of them (nor package-lock.json) changed since, so an edited checkout never runs stale code.
 // Checking costs one stat per source file (a few ms).
 import { readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -25,14 +25,12 @@ export function freshBuild(entry, dist = DIST, checkSources = !process.env.XONE_
   } catch {
     return { stale: 'no dist/ (npm run build makes it)' };
   }
+  // Plain concatenation, not path.join: ~370 joins (each a normalize) cost more than the stats themselves.
+  const prefix = ROOT + sep;
   for (const rel of checkSources ? [...info.inputs, 'package-lock.json'] : []) {
-    let mtime;
-    try {
-      mtime = statSync(join(ROOT, rel)).mtimeMs;
-    } catch {
-      return { stale: `${rel} is gone` };
-    }
-    if (mtime > info.builtAt) return { stale: `${rel} changed after the build` };
+    const stat = statSync(prefix + rel, { throwIfNoEntry: false });
+    if (stat === undefined) return { stale: `${rel} is gone` };
+    if (stat.mtimeMs > info.builtAt) return { stale: `${rel} changed after the build` };
   }
   return { url: pathToFileURL(join(dist, entry)).href };
 }

@@ -5,9 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readRawKeyFile } from '../../keystore/signerKey.ts';
-import { toChecksumAddress } from '../../primitives/address.ts';
-import { looseHexToBytes } from '../../primitives/hex.ts';
 
 interface AccountFlags {
   datadir?: string;
@@ -35,6 +32,8 @@ async function store(key: Uint8Array, flags: AccountFlags): Promise<void> {
   const { encryptKeystore, LIGHT_SCRYPT, STANDARD_SCRYPT, writeKeystore } = await keystore();
   const ks = encryptKeystore(key, await password(flags), flags.lightkdf ? LIGHT_SCRYPT : STANDARD_SCRYPT);
   const path = writeKeystore(keystoreDir(flags), ks);
+  const { toChecksumAddress } = await import('../../primitives/address.ts');
+  const { looseHexToBytes } = await import('../../primitives/hex.ts');
   process.stdout.write(
     `Public address of the key:   ${toChecksumAddress(looseHexToBytes(ks.address))}\nPath of the secret key file: ${path}\n`,
   );
@@ -64,6 +63,7 @@ export function registerAccount(program: Command): void {
     true,
   ).action(async (keyfile: string, flags: AccountFlags) => {
     keystoreDir(flags);
+    const { readRawKeyFile } = await import('../../keystore/signerKey.ts');
     await store(readRawKeyFile(keyfile), flags);
   });
   account

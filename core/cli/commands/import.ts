@@ -6,7 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseGenesis } from '../../chain/genesis/index.ts';
 
 interface ImportOptions {
   genesis: string;
@@ -24,8 +23,9 @@ export function registerImport(program: Command): void {
     .requiredOption('--datadir <dir>', 'data directory (created when missing)')
     .option('--state.history <blocks>', 'keep state history for only the last N blocks (default: full history)')
     .action(async (files: string[], opts: ImportOptions & Record<string, string | undefined>) => {
+      // Loaded on use, so other commands (npm start) do not load the genesis parser and the importer first.
+      const { parseGenesis } = await import('../../chain/genesis/index.ts');
       const genesis = parseGenesis(readFileSync(opts.genesis, 'utf8'));
-      // Loaded on use, so other commands (npm start) do not load the importer first.
       const { importBlocks } = await import('../../exec/import/importFile.ts');
       const history = opts['state.history'] ?? opts.stateHistory;
       const summary = await importBlocks({

@@ -5,8 +5,6 @@
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseGenesis } from '../../chain/genesis/index.ts';
-import { bytesToHex } from '../../primitives/hex.ts';
 
 function blockNumber(text: string, flag: string): number {
   const n = Number(text);
@@ -21,8 +19,10 @@ export function registerInit(program: Command): void {
     .requiredOption('--genesis <file>', 'geth-format genesis.json')
     .requiredOption('--datadir <dir>', 'data directory (created when missing)')
     .action(async (opts: { genesis: string; datadir: string }) => {
+      // Loaded on use, so other commands (npm start) do not load the genesis parser or the chain service first.
+      const { parseGenesis } = await import('../../chain/genesis/index.ts');
+      const { bytesToHex } = await import('../../primitives/hex.ts');
       const genesis = parseGenesis(readFileSync(opts.genesis, 'utf8'));
-      // Loaded on use, so other commands (npm start) do not load the chain service in the main thread.
       const { ChainService } = await import('../../chainService/chainService.ts');
       const chain = ChainService.open({ datadir: opts.datadir, genesis, batch: 0 });
       try {

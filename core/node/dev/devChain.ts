@@ -12,7 +12,8 @@ import { cliqueGenesisJson, type GenesisFork } from './cliqueGenesisJson.ts';
 import { derivePrivateKeys, ecdhCurve, mnemonicSeed } from './hdKeys.ts';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
-export const DEV_CHAIN_ID = 1337;
+import { DEV_CHAIN_ID } from './devChainId.ts';
+export { DEV_CHAIN_ID };
 export const DEV_ACCOUNT_COUNT = 20;
 /** 10,000 ETH in wei. */
 const DEV_BALANCE = 10_000n * 10n ** 18n;
