@@ -109,7 +109,13 @@ export class RecoveryPool implements SenderRecovery {
 
   async recover(items: readonly RecoveryItem[]): Promise<Uint8Array[]> {
     if (this.closed) throw new SenderRecoveryError('RECOVERY_CLOSED', 'sender recovery pool is closed');
-    if (items.length >= this.inlineBelow && this.slots.length === 0 && this.onDemand) this.startInBackground();
+    if (items.length >= this.inlineBelow && this.slots.length === 0 && this.onDemand) {
+      this.startInBackground();
+      // One turn of the event loop while the workers start: a caller whose loop awaits only promises that settle
+      // in this thread (the chain thread's batch import, when every block is recovered here) would otherwise never
+      // let the workers' ready messages in, and the whole batch would be recovered in the calling thread.
+      if (this.starting !== undefined) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     if (items.length < this.inlineBelow || this.slots.length === 0) return this.inThread.recoverSync(items);
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
