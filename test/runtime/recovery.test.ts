@@ -152,24 +152,28 @@ describe('RecoveryPool faults', () => {
     }
   });
 
-  it('behavior: on demand, workers start for a caller that awaits only this thread (a batch import loop)', { timeout: 120_000 }, async () => {
-    const pool = new RecoveryPool({ workers: 2, onDemand: true });
-    await pool.init();
-    try {
-      // Each answer settles in this thread until the workers are up; the loop itself never waits for a timer or I/O.
-      const deadline = Date.now() + 90_000;
-      let batches = 0;
-      while (pool.liveWorkers() < 2 && Date.now() < deadline) {
-        expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
-        batches++;
+  it(
+    'behavior: on demand, workers start for a caller that awaits only this thread (a batch import loop)',
+    { timeout: 120_000 },
+    async () => {
+      const pool = new RecoveryPool({ workers: 2, onDemand: true });
+      await pool.init();
+      try {
+        // Each answer settles in this thread until the workers are up; the loop itself never waits for a timer or I/O.
+        const deadline = Date.now() + 90_000;
+        let batches = 0;
+        while (pool.liveWorkers() < 2 && Date.now() < deadline) {
+          expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
+          batches++;
+        }
+        expect(pool.liveWorkers()).toBe(2);
+        expect(batches).toBeGreaterThan(0);
+        expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected)); // through the workers
+      } finally {
+        await pool.close();
       }
-      expect(pool.liveWorkers()).toBe(2);
-      expect(batches).toBeGreaterThan(0);
-      expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected)); // through the workers
-    } finally {
-      await pool.close();
-    }
-  });
+    },
+  );
 
   it('error: a pool of zero workers is refused', () => {
     expect(() => new RecoveryPool({ workers: 0 })).toThrow(RangeError);
