@@ -8,7 +8,8 @@
  *
  * Options: `--quick` (8 blocks instead of 48), `--blocks N` (at most 56: full blocks raise the base fee 12.5% each,
  * past the workload's 1,000 gwei fee cap at block 59), `--recovery-workers A[,B...]` (one follower run per value,
- * same producer; default: the node's own default), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
+ * same producer; default: the node's own default), `--rpc-workers N` (the follower's `--rpc.workers N`: its RPC pool
+ * keeps min(2, N) threads warm, ~70 MB each; default: the node's own, 2 warm), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
  * follower runs with `--cpu-prof`: one .cpuprofile per thread in DIR, written when it stops). Datadirs live on the repo's
  * disk (.xone/bench/follow, or BENCH_FOLLOW_DIR): /tmp may be tmpfs, where fsync is free.
  */
@@ -31,6 +32,10 @@ const blocks = Number(flag('--blocks') ?? (quick ? 8 : 48));
 const cpuProfDir = flag('--cpu-prof');
 const nodeFlags = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [];
 const workerRuns: (number | undefined)[] = flag('--recovery-workers')?.split(',').map(Number) ?? [undefined];
+const rpcWorkers = flag('--rpc-workers');
+if (rpcWorkers !== undefined && !(Number.isInteger(Number(rpcWorkers)) && Number(rpcWorkers) >= 1))
+  throw new Error(`--rpc-workers takes an integer >= 1, got ${rpcWorkers}`);
+const followerArgs = rpcWorkers !== undefined ? ['--rpc.workers', rpcWorkers] : [];
 if (!Number.isInteger(blocks) || blocks < 1 || blocks > 56) throw new Error(`--blocks must be an integer 1..56, got ${flag('--blocks')}`);
 if (workerRuns.some((w) => w !== undefined && (!Number.isInteger(w) || w < 0)))
   throw new Error(`--recovery-workers takes integers >= 0, got ${flag('--recovery-workers')}`);
@@ -60,7 +65,7 @@ const runs: FollowFigures[] = [];
 try {
   for (const workers of workerRuns) {
     log(`following ${producer.url} (recovery workers: ${workers ?? 'default'})`);
-    const figures = await runFollower(runDir, chain, producer.url, workers, 30 * 60_000, nodeFlags);
+    const figures = await runFollower(runDir, chain, producer.url, workers, 30 * 60_000, nodeFlags, followerArgs);
     runs.push(figures);
     log(`${figures.txPerSec} tx/s, longest stall ${figures.loop.longestStallMs} ms, RSS ${figures.rssMb.steady} MB`);
   }
@@ -98,7 +103,8 @@ const report = {
     cached: chain.cached,
     buildSeconds: chain.buildSeconds,
   },
-  follower: 'xone run --peer URL --batch 128 (chain thread, durable group commit, SQLite WAL synchronous=FULL)',
+  follower: `xone run --peer URL --batch 128${followerArgs.length ? ' ' + followerArgs.join(' ') : ''} (chain thread, durable group commit, SQLite WAL synchronous=FULL)`,
+  rpcPoolWarmThreads: rpcWorkers !== undefined ? Math.min(2, Number(rpcWorkers)) : 'default (2)',
   runs: runs.map((f) => ({
     ...f,
     ratios: {
@@ -116,7 +122,7 @@ process.stdout.write(JSON.stringify(report, null, 2) + '\n');
 for (const f of runs) {
   const rpc = `eth_blockNumber p50/p99 ${f.rpc.eth_blockNumber.p50}/${f.rpc.eth_blockNumber.p99} ms, eth_getBalance ${f.rpc.eth_getBalance.p50}/${f.rpc.eth_getBalance.p99} ms`;
   process.stderr.write(
-    `follow (recovery workers ${f.recoveryWorkers}): ${f.txPerSec} tx/s, ${f.blocksPerSec} blocks/s (x${ratio(f.txPerSec, ANCHORS.gethXdcTxPerSec)} geth-XDC), ` +
+    `follow (recovery workers ${f.recoveryWorkers}, RPC pool warm threads ${report.rpcPoolWarmThreads}): ${f.txPerSec} tx/s, ${f.blocksPerSec} blocks/s (x${ratio(f.txPerSec, ANCHORS.gethXdcTxPerSec)} geth-XDC), ` +
       `${f.cpu.txPerCpuSec} tx per CPU-s, longest stall ${f.loop.longestStallMs} ms, p99 lag ${f.loop.p99LagMs} ms, RSS importing ${f.memory.importing.vmRss} MB ` +
       `(anon ${f.memory.importing.rssAnon}, file ${f.memory.importing.rssFile}, max ${f.memory.importing.maxVmRssWholeImport}), idle ${f.memory.idle.vmRss} MB, ` +
       `HWM ${f.memory.idle.vmHwm} MB, ${rpc} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'})\n`,

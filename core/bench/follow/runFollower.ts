@@ -69,10 +69,12 @@ export async function runFollower(
   recoveryWorkers: number | undefined,
   timeoutMs: number,
   nodeFlags: string[] = [],
+  extraArgs: string[] = [],
 ): Promise<FollowFigures> {
   const datadir = mkdtempSync(join(root, 'follower-'));
   const args = ['--genesis', chain.genesisFile, '--datadir', datadir, '--peer', producerUrl, '--batch', '128'];
   if (recoveryWorkers !== undefined) args.push('--recovery-workers', String(recoveryWorkers));
+  args.push(...extraArgs);
   const node = await startNode('follower', args, 'Following peers', 120_000, nodeFlags);
   try {
     const t0 = (await node.waitForLine('Following peers', 10_000)).at;
