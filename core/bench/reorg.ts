@@ -39,6 +39,9 @@ const TRUNK = Math.max(...depths) + 6;
 const TARGET_STALL_MS = 50;
 // Node flags for the follower process, e.g. XONE_BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile it.
 const nodeFlags = (process.env.XONE_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f.length > 0);
+// The follower logs every main-loop wake later than this (the exact lag, where the histogram has only 25/50/100 ms buckets).
+process.env.XONE_LOOP_STALL_MS ??= '10';
+const STALL_LOG_MS = Number(process.env.XONE_LOOP_STALL_MS);
 const log = (m: string): void => void process.stderr.write(`bench:reorg: ${m}\n`);
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 const root = join(import.meta.dirname, '..', '..', '.xone', 'bench', 'reorg');
@@ -159,8 +162,13 @@ async function nodeReorg(chains: ReorgChains, genesisFile: string, d: number) {
     const lag = histogramDelta('xone_loop_lag_seconds', m0, m1);
     return {
       healToConvergenceMs: Math.round(convergedMs),
-      longestStallMs: stalls.length > 0 ? logged : highestBucket(lag) * 1000,
-      longestStallSource: stalls.length > 0 ? 'stall log line' : 'histogram bucket bound',
+      longestStallMs: stalls.length > 0 ? logged : Math.min(STALL_LOG_MS, highestBucket(lag) * 1000),
+      longestStallSource: stalls.length > 0 ? 'stall log line' : `no wake later than ${STALL_LOG_MS} ms (histogram)`,
+      // The late wakes, worst first, with when they happened (ms after the heal).
+      stalls: stalls
+        .map((l) => ({ lagMs: Number(l.lag_ms), atMs: Math.round(l.at - t0) }))
+        .sort((x, y) => y.lagMs - x.lagMs)
+        .slice(0, 8),
       reorgLogged: node.lines.some((l) => l.msg === 'Reorg' && l.at >= t0),
     };
   } finally {
@@ -186,12 +194,15 @@ try {
     results.push({ depth: d, ...node, chainThread: chain });
   }
   const deepest = results[results.length - 1];
+  // The target is the 64-block reorg's (issue #16); a run without depth 64 judges its deepest one.
+  const judged = results.find((r) => r.depth === 64) ?? deepest;
+  const met = judged.longestStallMs <= TARGET_STALL_MS;
   const out = {
     bench: 'reorg',
     txsPerBlock,
     trunkBlocks: TRUNK,
     results,
-    target: { longestStallMs: TARGET_STALL_MS, met: results.every((r) => r.longestStallMs <= TARGET_STALL_MS) },
+    target: { depth: judged.depth, longestStallMs: TARGET_STALL_MS, measuredMs: judged.longestStallMs, met },
     env: { loadBefore, loadAfter: loadAverage(), fs: findmnt(work), node: process.version },
   };
   process.stdout.write(JSON.stringify(out, null, 2) + '\n');
@@ -201,7 +212,8 @@ try {
         (r) =>
           `depth ${r.depth}: heal→converged ${r.healToConvergenceMs} ms, reorg ${r.chainThread.reorgPerBlockMs} ms/block (${r.chainThread.reorgPerBlockVsImport}x import), stall ${r.longestStallMs} ms`,
       )
-      .join('; ') + `; longest stall at depth ${deepest.depth}: ${deepest.longestStallMs} ms (target ${TARGET_STALL_MS})`,
+      .join('; ') +
+      `; target: longest stall during a ${judged.depth}-block reorg ${judged.longestStallMs} ms <= ${TARGET_STALL_MS} ms: ${met ? 'met' : 'NOT met'} (load ${out.env.loadBefore[0]} / ${out.env.loadAfter[0]})`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

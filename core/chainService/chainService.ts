@@ -14,7 +14,7 @@ import { trustedEngine } from '../consensus/trusted.ts';
 import { XoneError } from '../errors.ts';
 import { EvmHostCache } from '../exec/evmHost.ts';
 import { BlockImporter, type ImportedBlock } from '../exec/import/blockImporter.ts';
-import { ChainImporter, type AddedBlock, type DroppedBlock } from '../exec/import/chainImporter.ts';
+import { ChainImporter, type AddedBlock, type DroppedBlock, type OrphanedTx } from '../exec/import/chainImporter.ts';
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
@@ -56,7 +56,7 @@ export interface HeadUpdate {
    * Set on the first block of a new branch: before it became the head, the canonical chain was unwound to `ancestor`
    * and `dropped` (lowest first) left it, in the same durable commit.
    */
-  reorg?: { ancestor: { number: bigint; hash: Uint8Array }; dropped: DroppedBlock[] };
+  reorg?: { ancestor: { number: bigint; hash: Uint8Array }; dropped: DroppedBlock[]; orphaned: OrphanedTx[] };
 }
 
 /** What the producer needs to time its next seal (Clique: in turn at the slot, out of turn after a random delay). */
@@ -335,7 +335,7 @@ export class ChainService {
       });
       if (result.kind === 'head') out.push(this.update(result, this.store.batch === 0, this.importer.headTd));
       else if (result.kind === 'reorg') {
-        const { ancestor, dropped, added } = result.reorg;
+        const { ancestor, dropped, added, orphaned } = result.reorg;
         // Everything before the reorg was made durable by it, and the reorg commits durably.
         for (const u of out) u.durable = true;
         const tds: bigint[] = [];
@@ -344,7 +344,7 @@ export class ChainService {
           tds[i] = td;
           td -= added[i].block.header.difficulty;
         }
-        added.forEach((a, i) => out.push({ ...this.update(a, true, tds[i]), ...(i === 0 ? { reorg: { ancestor, dropped } } : {}) }));
+        added.forEach((a, i) => out.push({ ...this.update(a, true, tds[i]), ...(i === 0 ? { reorg: { ancestor, dropped, orphaned } } : {}) }));
       }
       this.afterBlock?.();
     }

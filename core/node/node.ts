@@ -24,7 +24,7 @@ import { openReadOnly, type ReadOnlyChainStore } from '../store/index.ts';
 import { TxPool } from '../txpool/index.ts';
 import { CLIENT_IDENTITY } from '../version.ts';
 import type { HeadUpdate } from '../chainService/chainService.ts';
-import type { DroppedBlock } from '../exec/import/chainImporter.ts';
+import type { DroppedBlock, OrphanedTx } from '../exec/import/chainImporter.ts';
 import type { ChainThread } from '../chainService/chainThread.ts';
 import { chainBatch, startChainThread } from './chainStart.ts';
 import type { NodeDeps, NodeOptions } from './options.ts';
@@ -50,9 +50,7 @@ import { blockServing, createFollower } from './follow.ts';
 import { forwardingTxPool, sharingTxPool } from '../rpcBackend/forwardingTxPool.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
-import { decodeBlock } from '../chain/block/index.ts';
-import type { Transaction } from '../chain/transaction/index.ts';
-import { rawBlock } from '../store/read/rawBlock.ts';
+import { decodeTransaction, type Transaction } from '../chain/transaction/index.ts';
 import { XoneError } from '../errors.ts';
 import type { LogData } from '../rpc/encode/types.ts';
 
@@ -272,8 +270,10 @@ export class XoneNode {
       lifecycle.add('follower', () => follower.stop());
     }
 
+    // XONE_LOOP_STALL_MS lowers the stall line's threshold (default 100 ms), so a bench reads exact lags, not buckets.
+    const stallMs = Number(process.env.XONE_LOOP_STALL_MS);
     const probe = new LoopLagProbe(
-      {},
+      stallMs > 0 ? { stallMs } : {},
       {
         logger,
         metrics: { loopLagMs: metrics.loopLagMs, loopLagSeconds: metrics.loopLagSeconds },
@@ -498,7 +498,7 @@ export class XoneNode {
   private async removedLogs(dropped: readonly DroppedBlock[]): Promise<LogData[]> {
     const removed: LogData[] = [];
     for (const d of dropped) {
-      if (d.txHashes.length === 0) continue;
+      if (!d.hasLogs) continue;
       await yieldToLoop();
       if (this.closing) break;
       for (const r of this.chainView.getReceipts(d.hash) ?? []) for (const log of r.logs) removed.push({ ...log, removed: true });
@@ -521,45 +521,35 @@ export class XoneNode {
       to: { number: Number(this.head.header.number), hash: bytesToHex(this.head.hash) },
     });
     this.pool.onNewHead();
-    void this.readmitDropped(reorg.dropped).catch((err: unknown) =>
+    void this.readmitDropped(reorg.orphaned).catch((err: unknown) =>
       this.deps.logger.error('Re-admitting dropped transactions failed', { error: (err as Error).message }),
     );
   }
 
   /**
-   * Puts a reorg's dropped transactions back in the pool, each checked against the then served chain, from the next
-   * event-loop turn on: one dropped block decoded per turn and at most REORG_READMIT_SLICE transactions added per turn
-   * (a 64-block reorg of full blocks is thousands of them: one pass would stall RPC answers).
+   * Puts a reorg's orphaned transactions (those of dropped blocks whose nonce the new branch left unused; the chain
+   * thread filtered out the rest) back in the pool, each checked against the then served chain, from the next
+   * event-loop turn on, at most REORG_READMIT_SLICE per turn (a 64-block reorg of full blocks can orphan thousands).
    */
-  private async readmitDropped(dropped: readonly DroppedBlock[]): Promise<void> {
-    for (const d of dropped) {
-      if (d.txHashes.length === 0) continue;
-      await yieldToLoop();
-      if (this.closing) return;
-      const raw = this.reader.getBody(d.hash) && rawBlock(this.reader, d.hash);
-      if (!raw) continue;
-      const txs = decodeBlock(raw).transactions;
-      // The senders recovered at import are stored with the block: no second recovery on the main thread.
-      const stored = this.reader.getSenders(d.hash);
-      for (const [i, tx] of txs.entries()) {
-        if (i > 0 && i % REORG_READMIT_SLICE === 0) {
-          await yieldToLoop();
-          if (this.closing) return;
-        }
-        this.readmitOne(tx, stored?.length === txs.length ? stored[i] : undefined);
+  private async readmitDropped(orphaned: readonly OrphanedTx[]): Promise<void> {
+    for (const [i, { raw, sender }] of orphaned.entries()) {
+      if (i % REORG_READMIT_SLICE === 0) {
+        await yieldToLoop();
+        if (this.closing) return;
       }
+      this.readmitOne(decodeTransaction(raw), sender);
     }
   }
 
-  private readmitOne(tx: Transaction, sender: Uint8Array | undefined): void {
-    // Mined again on the new branch: nothing to re-admit (its receipt is there).
+  private readmitOne(tx: Transaction, sender: Uint8Array): void {
+    // Mined on a block adopted since the reorg: nothing to re-admit (its receipt is there).
     if (this.reader.getTxLocation(tx.hash)) return;
     try {
       this.pool.add(tx, sender);
       // The peers that sealed the winning branch never saw it: hand it to them again.
       this.follower?.broadcastTx(tx.raw);
     } catch {
-      // Already pending, or no longer valid on the new branch (its nonce was used there): dropped, as geth does.
+      // Already pending, or no longer valid on the served chain: dropped, as geth does.
     }
   }
 

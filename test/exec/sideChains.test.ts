@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { totalDifficultyForkChoice } from '../../core/chain/forkChoice.ts';
 import { decodeBlock } from '../../core/chain/block/index.ts';
+import { decodeTransaction } from '../../core/chain/transaction/index.ts';
 import { fixtureTree, LOGGER, TREE_KEYS } from '../../core/bench/reorg/fixture.ts';
 import type { BlockTree, TreeBlock } from '../../core/bench/reorg/blockTree.ts';
 import { BlockImporter } from '../../core/exec/import/blockImporter.ts';
@@ -114,6 +115,11 @@ describe('side chains', () => {
     expect(reorg?.ancestor.number).toBe(1n);
     expect(reorg?.dropped.map((d) => bytesToHex(d.hash))).toEqual([a[1], a[2]].map((x) => bytesToHex(x.hash)));
     expect(reorg?.dropped[0].txHashes.map(bytesToHex)).toEqual(a[1].txHashes.map(bytesToHex));
+    expect(reorg?.dropped.map((d) => d.hasLogs)).toEqual([true, true]);
+    // Orphaned: only the dropped transactions whose nonce the new branch left unused (A3's transfer by alice: the
+    // branch spent alice's nonce 1 and bob's nonces 1 and 2).
+    expect(reorg?.orphaned.map((o) => bytesToHex(decodeTransaction(o.raw).hash))).toEqual([bytesToHex(a[2].txHashes[0])]);
+    expect(reorg?.orphaned.map((o) => bytesToHex(o.sender))).toEqual([bytesToHex(addressFromPrivateKey(alice))]);
     expect(reorg?.added.map((x) => bytesToHex(x.imported.hash))).toEqual(b.map((x) => bytesToHex(x.hash)));
     expectHeadState(c, tree, b[2]);
     for (const [i, blk] of [a[0], ...b].entries())

@@ -9,6 +9,7 @@
 import { decodeBlock, type Block } from '../../chain/block/index.ts';
 import type { ForkChoice } from '../../chain/forkChoice.ts';
 import { headerHash, type Header } from '../../chain/header/index.ts';
+import type { Transaction } from '../../chain/transaction/index.ts';
 import { XoneError } from '../../errors.ts';
 import { bytesToHex, equalBytes } from '../../primitives/hex.ts';
 import { unwindStateAndTrie } from '../../state/store/trieAt.ts';
@@ -32,6 +33,18 @@ export interface DroppedBlock {
   number: bigint;
   hash: Uint8Array;
   txHashes: Uint8Array[];
+  /** Whether its logs bloom is not empty (a block without logs has no removed logs to read back). */
+  hasLogs: boolean;
+}
+
+/**
+ * A transaction of a dropped block whose nonce the new branch has not used (its sender's nonce at the new head is not
+ * above it): the only ones worth offering to the pool again. The rest were mined again or replaced on the new
+ * branch; filtering them here, where the new state is at hand, spares the main thread a refused admission each.
+ */
+export interface OrphanedTx {
+  raw: Uint8Array;
+  sender: Uint8Array;
 }
 
 /** A block that joined the canonical chain. */
@@ -45,6 +58,8 @@ export interface Reorg {
   ancestor: { number: bigint; hash: Uint8Array };
   dropped: DroppedBlock[];
   added: AddedBlock[];
+  /** The dropped blocks' transactions the new branch left unused, in block order. */
+  orphaned: OrphanedTx[];
 }
 
 /** The outcome of `insert`. */
@@ -150,7 +165,7 @@ export class ChainImporter {
   private async reorgTo(branch: Branch): Promise<Reorg> {
     const ancestor = branch.ancestor.number;
     const oldHead = this.importer.headInfo;
-    const dropped = this.canonicalAbove(ancestor, Number(oldHead.header.number));
+    const { dropped, txs } = await this.canonicalAbove(ancestor, Number(oldHead.header.number));
     const added: AddedBlock[] = [];
     try {
       await this.store.reorg(
@@ -168,19 +183,39 @@ export class ChainImporter {
       this.importer.setHead(oldHead);
       throw err;
     }
-    return { ancestor: { number: BigInt(ancestor), hash: branch.ancestor.hash }, dropped, added };
+    const nonces = new Map<string, bigint>();
+    const orphaned = txs.filter(({ tx, sender }) => {
+      const key = bytesToHex(sender);
+      let next = nonces.get(key);
+      if (next === undefined) nonces.set(key, (next = this.importer.state.getAccount(sender)?.nonce ?? 0n));
+      return tx.nonce >= next;
+    });
+    return {
+      ancestor: { number: BigInt(ancestor), hash: branch.ancestor.hash },
+      dropped,
+      added,
+      orphaned: orphaned.map(({ tx, sender }) => ({ raw: tx.raw, sender })),
+    };
   }
 
-  /** The canonical blocks `from + 1 .. to`, lowest first, with their transaction hashes. */
-  private canonicalAbove(from: number, to: number): DroppedBlock[] {
-    const out: DroppedBlock[] = [];
+  /** The canonical blocks `from + 1 .. to`, lowest first, and their transactions with senders. */
+  private async canonicalAbove(
+    from: number,
+    to: number,
+  ): Promise<{ dropped: DroppedBlock[]; txs: { tx: Transaction; sender: Uint8Array }[] }> {
+    const dropped: DroppedBlock[] = [];
+    const txs: { tx: Transaction; sender: Uint8Array }[] = [];
     for (let n = from + 1; n <= to; n++) {
       const hash = this.store.getCanonicalHash(n);
       const row = hash && this.store.getHeaderByHash(hash);
       if (!hash || !row) throw new XoneError('STORE_NO_HEAD', `canonical block ${n} is missing`);
       const header = this.importer.parentInfo(hash)?.header as Header;
-      out.push({ number: BigInt(n), hash, txHashes: storedBlock(this.store, hash, header).block.transactions.map((t) => t.hash) });
+      const { block, senders } = storedBlock(this.store, hash, header);
+      const recovered = await this.importer.senders(block, senders);
+      block.transactions.forEach((tx, i) => txs.push({ tx, sender: recovered[i] }));
+      const hasLogs = header.logsBloom.some((b) => b !== 0);
+      dropped.push({ number: BigInt(n), hash, txHashes: block.transactions.map((t) => t.hash), hasLogs });
     }
-    return out;
+    return { dropped, txs };
   }
 }
