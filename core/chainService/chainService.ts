@@ -344,7 +344,9 @@ export class ChainService {
           tds[i] = td;
           td -= added[i].block.header.difficulty;
         }
-        added.forEach((a, i) => out.push({ ...this.update(a, true, tds[i]), ...(i === 0 ? { reorg: { ancestor, dropped, orphaned } } : {}) }));
+        added.forEach((a, i) =>
+          out.push({ ...this.update(a, true, tds[i]), ...(i === 0 ? { reorg: { ancestor, dropped, orphaned } } : {}) }),
+        );
       }
       this.afterBlock?.();
     }

@@ -272,14 +272,11 @@ export class XoneNode {
 
     // XONE_LOOP_STALL_MS lowers the stall line's threshold (default 100 ms), so a bench reads exact lags, not buckets.
     const stallMs = Number(process.env.XONE_LOOP_STALL_MS);
-    const probe = new LoopLagProbe(
-      stallMs > 0 ? { stallMs } : {},
-      {
-        logger,
-        metrics: { loopLagMs: metrics.loopLagMs, loopLagSeconds: metrics.loopLagSeconds },
-        ...(watchdog ? { heartbeat: watchdog.heartbeat } : {}),
-      },
-    );
+    const probe = new LoopLagProbe(stallMs > 0 ? { stallMs } : {}, {
+      logger,
+      metrics: { loopLagMs: metrics.loopLagMs, loopLagSeconds: metrics.loopLagSeconds },
+      ...(watchdog ? { heartbeat: watchdog.heartbeat } : {}),
+    });
     probe.start();
     lifecycle.add('loop-lag-probe', probe);
     if (watchdog) {

@@ -146,10 +146,13 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
 
   /**
    * Re-reads account nonces after a new head: drops what the block included (or made stale), promotes queued
-   * transactions that became executable, and expires queued ones past their lifetime.
+   * transactions that became executable, and expires queued ones past their lifetime. An empty pool opens no state
+   * reader (a follower adopting a batch of blocks calls this once per block).
    */
-  onNewHead(state: PoolStateReader = this.deps.state()): void {
+  onNewHead(given?: PoolStateReader): void {
     this.headState.reset();
+    if (this.accounts.size === 0) return;
+    const state = given ?? this.deps.state();
     const now = (this.deps.now ?? Date.now)();
     for (const [senderHex, account] of this.accounts) {
       const sample = account.byNonce.values().next().value as PooledTransaction;
