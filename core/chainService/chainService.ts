@@ -18,13 +18,14 @@ import { ChainImporter, type AddedBlock, type DroppedBlock, type OrphanedTx } fr
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
-import { ChainStore, type Durability, type StoreLogger } from '../store/index.ts';
+import { ChainStore, type CommitSurvives, type Durability, type StoreLogger } from '../store/index.ts';
 import { buildBlock, type BuiltBlock } from './produce/buildBlock.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
 import type { SenderRecovery } from '../runtime/recovery/index.ts';
 import { pipelineSenders } from './senderPipeline.ts';
 import { applyDevEdits, type DevStateEdit } from './devStateEdits.ts';
 import type { JournaledState } from '../state/journaledState.ts';
+import { noCpuClock, processCpuMs, type CpuClock } from '../exec/cpuClock.ts';
 
 export interface ChainServiceOptions {
   datadir: string;
@@ -38,6 +39,13 @@ export interface ChainServiceOptions {
   historyBlocks?: number;
   /** Follower import: sender recovery threads the chain thread starts (`--recovery-workers`; 0 or unset = in-thread). */
   recoveryWorkers?: number;
+  /**
+   * Measure the CPU splits of produced blocks (`ProducePhases.cpu`, default true). The node turns it off: reading
+   * process CPU costs more than a small block's seal (core/exec/cpuClock.ts), and its log line shows wall times.
+   */
+  cpuSplit?: boolean;
+  /** What a returned commit survives (`StoreOptions.commitSurvives`): 'process-exit' on the dev chain only. */
+  commitSurvives?: CommitSurvives;
 }
 
 /** A block that became part of the canonical chain (durable when `durable` is true). */
@@ -121,12 +129,6 @@ export interface ProducePhases {
   totalCpuMs: number;
 }
 
-/** Process CPU time in milliseconds (user + system). */
-function cpuNow(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 export class ChainService {
   private readonly hosts = new EvmHostCache();
   private readonly engine: ConsensusEngine;
@@ -137,6 +139,7 @@ export class ChainService {
   afterBlock: (() => void) | undefined;
 
   private readonly chain: ChainImporter;
+  private readonly cpuNow: CpuClock;
 
   private constructor(
     readonly store: ChainStore,
@@ -147,11 +150,12 @@ export class ChainService {
     this.engine = clique ? new CliqueEngine({ config: clique }) : trustedEngine;
     this.chain = new ChainImporter(importer, this.engine.forkChoice);
     this.signerAddress = options.signerKey ? addressFromPrivateKey(options.signerKey) : undefined;
+    this.cpuNow = options.cpuSplit === false ? noCpuClock : processCpuMs;
   }
 
   static open(options: ChainServiceOptions, logger?: StoreLogger): ChainService {
     const store = ChainStore.open(
-      { datadir: options.datadir, batch: options.batch },
+      { datadir: options.datadir, batch: options.batch, ...(options.commitSurvives ? { commitSurvives: options.commitSurvives } : {}) },
       { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) },
     );
     try {
@@ -166,7 +170,11 @@ export class ChainService {
     return BlockImporter.open(
       store,
       { header: options.genesis.genesisHeader, alloc: options.genesis.alloc },
-      { config: options.genesis.config, historyBlocks: options.historyBlocks },
+      {
+        config: options.genesis.config,
+        historyBlocks: options.historyBlocks,
+        ...(options.cpuSplit === false ? { cpuClock: noCpuClock } : {}),
+      },
     );
   }
 
@@ -241,12 +249,12 @@ export class ChainService {
         },
       );
     const t0 = performance.now();
-    const c0 = cpuNow();
+    const c0 = this.cpuNow();
     const candidates = request.txs.map((t) => ({ tx: decodeTransaction(t.raw), sender: t.sender }));
     const edits = request.devEdits;
     const preState = edits?.length ? (state: JournaledState) => applyDevEdits(state, edits) : undefined;
     const t1 = performance.now();
-    const c1 = cpuNow();
+    const c1 = this.cpuNow();
     let sealed: Block | undefined;
     const devHeader = request.devHeader;
     const built = await buildBlock(candidates, request.timestamp, {
@@ -257,9 +265,10 @@ export class ChainService {
       state: this.importer.state,
       hosts: this.hosts,
       blockHash: (n) => this.store.getCanonicalHash(Number(n)),
+      cpuClock: this.cpuNow,
     });
     const t2 = performance.now();
-    const c2 = cpuNow();
+    const c2 = this.cpuNow();
     let sealMs = 0;
     let sealCpuMs = 0;
     // Executed once (decision 0024): the importer folds the build's state changes into its open trie, this seals the
@@ -270,7 +279,7 @@ export class ChainService {
       built.senders,
       (stateRoot) => {
         const s0 = performance.now();
-        const sc0 = cpuNow();
+        const sc0 = this.cpuNow();
         let header: Header = { ...built.block.header, stateRoot };
         if (this.engine instanceof CliqueEngine) {
           header = this.engine.prepare(header, parent.header, this.signerAddress as Uint8Array, this.headerReader());
@@ -283,7 +292,7 @@ export class ChainService {
           header = this.engine.seal(header, this.options.signerKey as Uint8Array);
         }
         sealMs = performance.now() - s0;
-        sealCpuMs = cpuNow() - sc0;
+        sealCpuMs = this.cpuNow() - sc0;
         sealed = { ...built.block, header };
         return sealed;
       },
@@ -291,7 +300,7 @@ export class ChainService {
       { devHeader: devHeader !== undefined },
     );
     const t4 = performance.now();
-    const c4 = cpuNow();
+    const c4 = this.cpuNow();
     const phases: ProducePhases = {
       decodeMs: t1 - t0,
       buildMs: t2 - t1,

@@ -13,7 +13,7 @@ export const chainBatch = (options: Pick<NodeOptions, 'batch' | 'mine'>): number
 
 /** Spawns the chain thread for `options` and starts opening the store. */
 export function startChainThread(
-  options: Pick<NodeOptions, 'datadir' | 'genesis' | 'batch' | 'mine' | 'signerKey' | 'peers' | 'recoveryWorkers'>,
+  options: Pick<NodeOptions, 'datadir' | 'genesis' | 'batch' | 'mine' | 'signerKey' | 'peers' | 'recoveryWorkers' | 'dev'>,
 ): StartedChain {
   // A producer gets its senders from the tx pool and starts no recovery threads.
   const recoveryWorkers = options.peers?.length ? (options.recoveryWorkers ?? defaultRecoveryWorkers()) : 0;
@@ -22,6 +22,10 @@ export function startChainThread(
     genesis: options.genesis,
     batch: chainBatch(options),
     recoveryWorkers,
+    // A producer's blocks are small: reading process CPU for their split would cost more than sealing them.
+    ...(options.mine ? { cpuSplit: false } : {}),
+    // The dev chain keeps anvil's pace: its commits survive the process, not a power loss (decision 0036).
+    ...(options.dev ? { commitSurvives: 'process-exit' as const } : {}),
     ...(options.signerKey ? { signerKey: options.signerKey } : {}),
   });
   const ready = thread.init();

@@ -69,8 +69,12 @@ import {
 const REORG_READMIT_SLICE = 256;
 /** Lets the event loop run (timers, RPC requests) between two slices of a reorg's main-thread work. */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-/** WAL size past which the pinned read snapshot is settled (see `pinView`). */
-const WAL_SETTLE_BYTES = 64 * 1024 * 1024;
+/**
+ * WAL size past which the pinned read snapshot is settled (see `pinView`): half the writer's auto-checkpoint size
+ * (4096 pages of 4 KiB), since past that every COMMIT checkpoints while the pin keeps the WAL from starting over (a
+ * dev block writes ~260 KB of WAL: at 64 MiB, blocks 60 to 250 of a fresh dev chain each paid two more fsyncs).
+ */
+const WAL_SETTLE_BYTES = 8 * 1024 * 1024;
 
 export class XoneNode {
   private head: ChainHead;
@@ -174,6 +178,7 @@ export class XoneNode {
       pool,
       (a) => headState().getAccount(a)?.nonce ?? 0n,
       () => node.producer?.stuck(),
+      () => node.producer?.automineBlock(),
     );
     const evmTimeoutMs = options.rpc?.evmTimeoutMs ?? defaultRpcOptions.evmTimeoutMs;
     const execView = pooledExecutionView(executor, evmTimeoutMs);

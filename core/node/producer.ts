@@ -36,6 +36,8 @@ export class Producer {
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
   private automineScheduled = false;
+  /** The latest automine block scheduled (see `automineBlock`). */
+  private automineSeal: Promise<void> | undefined;
   private closed = false;
   /** Bumped on every (re)plan: a plan that resolves after a newer one started is dropped. */
   private generation = 0;
@@ -80,10 +82,20 @@ export class Producer {
   onPendingTransaction(): void {
     if (this.mode !== 'automine' || this.automineScheduled) return;
     this.automineScheduled = true;
-    setImmediate(() => {
-      this.automineScheduled = false;
-      void this.enqueue(() => this.deps.produce());
-    });
+    this.automineSeal = new Promise((resolve) =>
+      setImmediate(() => {
+        this.automineScheduled = false;
+        void this.enqueue(() => this.deps.produce()).then(resolve);
+      }),
+    );
+  }
+
+  /**
+   * In automine mode, the block sealed for the transactions that just became pending: settles once it is adopted
+   * (its receipts readable) or its seal failed, never rejects. Undefined in the other modes.
+   */
+  automineBlock(): Promise<void> | undefined {
+    return this.mode === 'automine' ? this.automineSeal : undefined;
   }
 
   /**

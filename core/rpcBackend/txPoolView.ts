@@ -6,12 +6,24 @@ import type { TransactionData } from '../rpc/encode/types.ts';
 import type { TxPool } from '../txpool/index.ts';
 import { transactionData } from './convert.ts';
 
+/** Longest an automine send waits for its block before answering (the transaction stays pending either way). */
+const AUTOMINE_ANSWER_WAIT_MS = 2_000;
+
+/** Resolves when `p` settles or after `ms`, whichever comes first (the timer never outlives it). */
+async function settledWithin(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export class NodeTxPoolView implements TxPoolView {
   constructor(
     private readonly pool: TxPool,
     private readonly stateNonce: (address: Uint8Array) => bigint,
     /** Why the node takes no transactions now (block production is stuck), or undefined. */
     private readonly refusing: () => string | undefined = () => undefined,
+    /** Automine: the block being sealed for the transaction just added (see `submit`), or undefined. */
+    private readonly sealing: () => Promise<void> | undefined = () => undefined,
   ) {}
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
@@ -28,13 +40,19 @@ export class NodeTxPoolView implements TxPoolView {
       throw new CoreError('TXPOOL_REJECTED', `block production is stuck (${stuck}): not accepting transactions`, {
         reason: 'PRODUCTION_STUCK',
       });
+    let hash: Uint8Array;
     try {
-      return this.pool.add(tx instanceof Uint8Array ? decodePooledTransaction(tx) : tx, sender).hash;
+      hash = this.pool.add(tx instanceof Uint8Array ? decodePooledTransaction(tx) : tx, sender).hash;
     } catch (err) {
       // Every refusal (bad encoding, static rule, pool rule) reaches the wire as -32000 with geth's message.
       if (err instanceof XoneError) throw new CoreError('TXPOOL_REJECTED', err.message, { reason: err.code });
       throw err;
     }
+    // Automine answers once the transaction's block is sealed, as Hardhat does: the client's first receipt read
+    // finds it (no polling beside the seal for the two cores), and a slow seal never holds the answer past the cap.
+    const sealing = this.sealing();
+    if (sealing) await settledWithin(sealing, AUTOMINE_ANSWER_WAIT_MS);
+    return hash;
   }
 
   getPendingTransaction(hash: Uint8Array): TransactionData | null {

@@ -89,12 +89,17 @@ export class ChainStore extends ChainReader {
     const lock = DatadirLock.acquire(opts.datadir);
     let db: BetterSqlite3.Database | undefined;
     try {
-      db = openWriterDatabase({ datadir: opts.datadir, migrations: d.migrations, synchronous: d.synchronous });
+      // The dev chain's 'process-exit' commits (decision 0036): a COMMIT writes the WAL without waiting for the disk.
+      const synchronous = opts.commitSurvives === 'process-exit' ? 'NORMAL' : d.synchronous;
+      db = openWriterDatabase({ datadir: opts.datadir, migrations: d.migrations, synchronous });
       const segmentsDir = join(opts.datadir, SEGMENTS_DIR);
       const report = reconcile(db, segmentsDir, d.segmentFs, d.logger);
       const last = db.prepare('SELECT id, committed_size AS size FROM segments ORDER BY id DESC LIMIT 1').get() as
         { id: number; size: number } | undefined;
-      const writer = new SegmentWriter({ segmentsDir, maxSegmentBytes: opts.maxSegmentBytes, active: last }, { fs: d.segmentFs });
+      const writer = new SegmentWriter(
+        { segmentsDir, maxSegmentBytes: opts.maxSegmentBytes, active: last, fsync: opts.commitSurvives === 'power-loss' },
+        { fs: d.segmentFs },
+      );
       return new ChainStore(opts, d, db, writer, lock, report);
     } catch (err) {
       db?.close();
@@ -348,11 +353,18 @@ export class ChainStore extends ChainReader {
     return true;
   }
 
-  /** Makes any open batch durable, then closes files and the connection. */
+  /**
+   * Makes any open batch durable, then closes files and the connection. With 'process-exit' commits, a clean close
+   * also puts what they left to the OS on the disk (segment fsync, then a checkpoint, which syncs the WAL first).
+   */
   close(): void {
     if (this.closed) return;
     try {
       if (this.db.inTransaction) this.steady();
+      if (this.options.commitSurvives === 'process-exit') {
+        this.writer.flushToDisk();
+        this.db.pragma('wal_checkpoint(PASSIVE)');
+      }
     } finally {
       this.closed = true;
       this.writer.close();

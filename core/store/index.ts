@@ -5,7 +5,7 @@ export { ChainReader, type ReaderFaults } from './read/chainReader.ts';
 export { Deadline, type ReadLimits } from './read/deadline.ts';
 export type { StoreTransaction } from './connection.ts';
 export { StoreError, StoreResultLimitError, StoreTimeoutError, type ReadStopReason, type StoreErrorCode } from './errors.ts';
-export { defaultStoreOptions, MAX_BATCH, type StoreDeps, type StoreFaults, type StoreOptions } from './options.ts';
+export { defaultStoreOptions, MAX_BATCH, type CommitSurvives, type StoreDeps, type StoreFaults, type StoreOptions } from './options.ts';
 export { MIGRATIONS, type Migration } from './schema/migrations.ts';
 export { checkStore, type CheckReport } from './check.ts';
 export type { ReconcileReport } from './reconcile.ts';

@@ -20,7 +20,17 @@ export interface StoreOptions {
   maxSideBlocks?: number;
   /** Side-chain blocks more than this many blocks below the head are pruned (and new ones refused). */
   maxSideDepth?: number;
+  /**
+   * What a returned commit survives. 'power-loss' (default, every real network): segment files and the WAL are
+   * fsynced before COMMIT returns. 'process-exit' (the dev chain only, decision 0036): the same writes in the same
+   * order, left to the OS to flush, so a killed or crashed node loses nothing but a power loss or OS crash may lose
+   * the latest blocks (and may leave a datadir that reconcile refuses).
+   */
+  commitSurvives?: CommitSurvives;
 }
+
+/** See `StoreOptions.commitSurvives`. */
+export type CommitSurvives = 'power-loss' | 'process-exit';
 
 /** Defaults of `StoreOptions`. */
 export const defaultStoreOptions = {
@@ -29,6 +39,7 @@ export const defaultStoreOptions = {
   readDeadlineMs: 2_000,
   maxSideBlocks: 1_024,
   maxSideDepth: 128,
+  commitSurvives: 'power-loss',
 } as const satisfies Omit<StoreOptions, 'datadir'>;
 
 /** Largest follower batch (one SAVEPOINT per block inside one transaction). */
@@ -67,6 +78,9 @@ export function resolveStoreOptions(options: StoreOptions): ResolvedStoreOptions
   ] as const) {
     if (!Number.isInteger(v) || v < 1)
       throw new StoreError('STORE_BAD_OPTIONS', `${name} must be a positive integer, got ${v}`, { [name]: v });
+  }
+  if (o.commitSurvives !== 'power-loss' && o.commitSurvives !== 'process-exit') {
+    throw new StoreError('STORE_BAD_OPTIONS', `commitSurvives must be power-loss or process-exit, got ${String(o.commitSurvives)}`);
   }
   if (!(o.maxSegmentBytes >= 4096)) {
     throw new StoreError('STORE_BAD_OPTIONS', `maxSegmentBytes must be at least 4096, got ${o.maxSegmentBytes}`);

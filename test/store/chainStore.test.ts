@@ -3,6 +3,7 @@ import { syntheticChain, SPIKE_SHAPE } from '../../core/bench/store/syntheticBlo
 import { ChainStore, type Durability } from '../../core/store/index.ts';
 import { datadirFactory } from './support/tmpDatadir.ts';
 import { expectSameBytes } from './support/bytes.ts';
+import { connectionOf } from '../../core/store/connection.ts';
 
 const newDir = datadirFactory();
 
@@ -30,6 +31,32 @@ describe('ChainStore', () => {
       );
     }
     again.close();
+  });
+
+  it("behavior: 'process-exit' commits (the dev chain) leave the disk flush to the OS until close, then read back alike", () => {
+    const datadir = newDir();
+    const chain = syntheticChain(1, 0, 9, undefined, { ...SPIKE_SHAPE, bodyBytes: 3000, txs: 3 });
+    const store = ChainStore.open({ datadir, commitSurvives: 'process-exit' });
+    expect(connectionOf(store).pragma('synchronous', { simple: true })).toBe(1);
+    for (const b of chain) {
+      store.putBlock(b);
+      expect(store.durability()).toEqual({ kind: 'Durable' });
+    }
+    expect(store.stats).toMatchObject({ commits: 10, blocks: 10, fileSyncs: 0, dirSyncs: 0 });
+    store.close();
+    expect(store.stats).toMatchObject({ fileSyncs: 1, dirSyncs: 1 });
+    // A power-loss datadir reopens it: the mode is the writer's choice, not a property of the files.
+    const again = ChainStore.open({ datadir });
+    expect(again.reconcileReport).toMatchObject({ cutBytes: 0, removedFiles: 0 });
+    expect(again.getHead()).toEqual({ number: 9, hash: Buffer.from(chain[9].hash) });
+    for (const b of chain) expectSameBytes(again.getBody(b.hash), b.bodyRlp);
+    again.close();
+  });
+
+  it('error: an unknown commitSurvives value is refused', () => {
+    expect(() => ChainStore.open({ datadir: newDir(), commitSurvives: 'never' as 'power-loss' })).toThrow(
+      expect.objectContaining({ code: 'STORE_BAD_OPTIONS' }),
+    );
   });
 
   it('behavior: follower batch is Degraded(BATCH, n) until steady(), with an event on each change', () => {

@@ -19,6 +19,7 @@ import { expectedBaseFee } from '../../exec/header/baseFee.ts';
 import { expectedExcessBlobGas } from '../../exec/header/blobGas.ts';
 import type { ParentInfo } from '../../exec/header/validateHeader.ts';
 import type { StoreState } from '../../state/store/storeState.ts';
+import { processCpuMs, type CpuClock } from '../../exec/cpuClock.ts';
 
 export interface Candidate {
   tx: Transaction;
@@ -35,6 +36,8 @@ export interface BuildContext {
   preState?: ExecuteBlockContext['preState'];
   /** Dev-only header fields chosen by the user (base fee, gas limit, coinbase). */
   devHeader?: { baseFeePerGas?: bigint; gasLimit?: bigint; coinbase?: Uint8Array };
+  /** The CPU clock of `timings.cpu` (default `processCpuMs`). */
+  cpuClock?: CpuClock;
 }
 
 export interface BuiltBlock {
@@ -47,12 +50,6 @@ export interface BuiltBlock {
   exec: BlockExecution;
   /** Milliseconds (wall and process CPU): execution (all attempts), then the transaction/receipt roots with the bloom. */
   timings: { executeMs: number; bodyRootsMs: number; cpu: { executeMs: number; bodyRootsMs: number } };
-}
-
-/** Process CPU time in milliseconds (user + system). */
-function cpuNow(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
 }
 
 export async function buildBlock(candidates: readonly Candidate[], timestamp: bigint, ctx: BuildContext): Promise<BuiltBlock> {
@@ -91,6 +88,7 @@ export async function buildBlock(candidates: readonly Candidate[], timestamp: bi
   // Filled from the execution below; present so the block has Prague's shape while it runs.
   if (isForkActive(fork, 'Prague')) header.requestsHash = EMPTY_REQUESTS_HASH;
 
+  const cpuNow = ctx.cpuClock ?? processCpuMs;
   const t0 = performance.now();
   const c0 = cpuNow();
   let included = [...candidates];

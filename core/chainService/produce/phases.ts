@@ -12,6 +12,7 @@ export function roundPhases(p: ProducePhases): Record<string, number> {
     sealMs: r(p.sealMs),
     commitMs: r(p.commitMs),
     totalMs: r(p.totalMs),
-    cpuMs: r(p.totalCpuMs),
+    // 0 when the chain thread does not read CPU (the node's producer: core/exec/cpuClock.ts).
+    ...(p.totalCpuMs > 0 ? { cpuMs: r(p.totalCpuMs) } : {}),
   };
 }

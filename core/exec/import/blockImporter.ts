@@ -28,6 +28,7 @@ import { executeBlock, type BlockExecution, type ExecuteBlockContext } from '../
 import { validateHeader, type ParentInfo } from '../header/validateHeader.ts';
 import { validateOmmers, type Ancestor } from '../header/validateOmmers.ts';
 import { writeBlock } from './writeBlock.ts';
+import { processCpuMs, type CpuClock } from '../cpuClock.ts';
 
 /** Per-block timings in milliseconds (the bench's split and the slow-block log). */
 export interface ImportTimings {
@@ -37,12 +38,6 @@ export interface ImportTimings {
   commitMs: number;
   /** The same four phases in CPU milliseconds of this process (`process.cpuUsage`: user + system, all threads). */
   cpu: { recoverMs: number; executeMs: number; rootMs: number; commitMs: number };
-}
-
-/** Process CPU time in milliseconds (user + system). */
-function cpuNow(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
 }
 
 /** Result of one accepted block. */
@@ -64,6 +59,8 @@ export interface BlockImporterOptions {
   fastPath?: boolean;
   /** Sender recovery for a block's transactions (default: in-thread, one by one). */
   recoverSenders?: (txs: readonly Transaction[]) => Uint8Array[] | Promise<Uint8Array[]>;
+  /** The CPU clock of the `cpu` timings (default `processCpuMs`; `noCpuClock` reads 0 and costs nothing). */
+  cpuClock?: CpuClock;
 }
 
 /** Genesis as the importer needs it. */
@@ -87,6 +84,7 @@ function parentForkOf(config: ChainConfig, h: Header): Fork {
 export class BlockImporter {
   readonly hosts = new EvmHostCache();
   private readonly computer: StateRootComputer;
+  private readonly cpuNow: CpuClock;
   private head: ParentInfo;
   /** Total difficulty of the head (fork choice; written with every block). */
   private td: bigint;
@@ -100,6 +98,7 @@ export class BlockImporter {
     this.head = head;
     this.td = totalDifficultyOf(store, head.hash, head.header);
     this.computer = new StateRootComputer(state.nodes, head.header.stateRoot);
+    this.cpuNow = options.cpuClock ?? processCpuMs;
   }
 
   /** The chain's configuration. */
@@ -285,10 +284,10 @@ export class BlockImporter {
     const parent = this.head;
     const fork = this.checkBlock(block, parent);
     const t0 = performance.now();
-    const c0 = cpuNow();
+    const c0 = this.cpuNow();
     const recovered = await this.senders(block, senders);
     const t1 = performance.now();
-    const c1 = cpuNow();
+    const c1 = this.cpuNow();
     const hash = headerHash(header);
     try {
       const exec = await executeBlock(block, recovered, {
@@ -301,13 +300,13 @@ export class BlockImporter {
         ...(preState ? { preState } : {}),
       });
       const t2 = performance.now();
-      const c2 = cpuNow();
+      const c2 = this.cpuNow();
       const changes = exec.state.changes();
       const { root, storageRoots, encoded } = this.computer.apply(changes, (key) => exec.state.accountByKey(key));
       if (!equalBytes(root, header.stateRoot))
         throw mismatch('BLOCK_BAD_STATE_ROOT', 'stateRoot', bytesToHex(root), bytesToHex(header.stateRoot));
       const t3 = performance.now();
-      const c3 = cpuNow();
+      const c3 = this.cpuNow();
       const td = this.td + header.difficulty;
       writeBlock(this.store, this.state, this.options.historyBlocks, {
         block,
@@ -319,7 +318,7 @@ export class BlockImporter {
         td,
       });
       const t4 = performance.now();
-      const c4 = cpuNow();
+      const c4 = this.cpuNow();
       this.head = { header, hash, fork };
       this.td = td;
       return imported(block, hash, exec, {
@@ -353,11 +352,11 @@ export class BlockImporter {
     const parent = this.head;
     try {
       const t0 = performance.now();
-      const c0 = cpuNow();
+      const c0 = this.cpuNow();
       const changes = exec.state.changes();
       const roots = this.computer.apply(changes, (key) => exec.state.accountByKey(key));
       const t1 = performance.now();
-      const c1 = cpuNow();
+      const c1 = this.cpuNow();
       const block = await finish(roots.root);
       const header = block.header;
       if (!equalBytes(header.stateRoot, roots.root))
@@ -373,7 +372,7 @@ export class BlockImporter {
       validateHeader(header, parent, config, fork, rules.devHeader === true ? { devHeader: true } : {});
       const hash = headerHash(header);
       const t2 = performance.now();
-      const c2 = cpuNow();
+      const c2 = this.cpuNow();
       const td = this.td + header.difficulty;
       writeBlock(this.store, this.state, this.options.historyBlocks, {
         block,
@@ -385,7 +384,7 @@ export class BlockImporter {
         td,
       });
       const t3 = performance.now();
-      const c3 = cpuNow();
+      const c3 = this.cpuNow();
       this.head = { header, hash, fork };
       this.td = td;
       return imported(block, hash, exec, {

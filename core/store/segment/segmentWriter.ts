@@ -36,6 +36,11 @@ export interface SegmentWriterOptions {
   maxSegmentBytes: number;
   /** The last committed segment (id and committed size), or none yet. */
   active?: { id: number; size: number };
+  /**
+   * False (the dev chain's 'process-exit' commits, decision 0036): `sync()` leaves the written bytes to the OS and
+   * only `flushToDisk()` fsyncs them. Default true.
+   */
+  fsync?: boolean;
 }
 
 /** Append-only writer of segment files; one per store, used by the owning thread only. */
@@ -93,8 +98,17 @@ export class SegmentWriter {
     return this.dirty.size > 0;
   }
 
-  /** Makes every append so far durable: fsync each file written, then the directory if a file was created. */
+  /**
+   * Makes every append so far durable: fsync each file written, then the directory if a file was created. With
+   * `fsync: false` the appends are already in the OS's page cache (they survive the process): nothing is done, and
+   * the files written stay listed (and open) for `flushToDisk()`.
+   */
   sync(): void {
+    if (this.options.fsync !== false) this.flushToDisk();
+  }
+
+  /** fsyncs every file written since the last flush (and the directory when a file was created), whatever the mode. */
+  flushToDisk(): void {
     for (const [id, fd] of this.dirty) {
       this.deps.fs.fsync(fd);
       this.stats.fileSyncs++;
