@@ -21,6 +21,7 @@ import { FallbackLimiter } from './ratelimit/fallbackLimiter.ts';
 import { MemoryLimiter } from './ratelimit/memoryLimiter.ts';
 import type { RateLimiter } from './ratelimit/types.ts';
 import { startHealthProbe } from './upstream/healthProbe.ts';
+import type { GateFactory } from './upstream/concurrencyGate.ts';
 import type { ForwardResult } from './upstream/pool.ts';
 import { UpstreamPool } from './upstream/pool.ts';
 import type { FetchLike } from './upstream/upstream.ts';
@@ -42,6 +43,8 @@ export interface GatewayPorts {
   keyStore?: KeyStore;
   /** Where per-key usage is kept (Redis on Node). Absent: this instance's memory. */
   usageStore?: UsageStore;
+  /** How calls wait for an upstream's concurrency slot (default: a queue; Workers: none, see concurrencyGate.ts). */
+  upstreamGate?: GateFactory;
   random?: () => number;
 }
 
@@ -72,7 +75,7 @@ export interface Gateway {
  */
 export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gateway {
   const { metrics } = ports;
-  const pool = new UpstreamPool(config, metrics, ports.fetch);
+  const pool = new UpstreamPool(config, metrics, ports.fetch, undefined, ports.upstreamGate);
   const l1 = new MemoryCache(config.cache.maxEntries, config.cache.maxEntryBytes);
   const cache = config.cache.enabled ? new TieredCache(l1, config.cache.redis ? ports.sharedCache : undefined) : undefined;
   const tracker = new HeadTracker({

@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../gateway/config/types.ts';
 import { buildConfig } from '../gateway/config/validate.ts';
 import { createGateway, type Gateway } from '../gateway/gateway.ts';
 import { noopMetrics } from '../gateway/metrics/types.ts';
+import { immediateGate } from '../gateway/upstream/concurrencyGate.ts';
 import { webFetch, type FetchLike } from '../gateway/upstream/upstream.ts';
 import type { WorkerEnv } from './env.ts';
 import { DurableObjectKeyStore } from './objects/doKeyStore.ts';
@@ -70,6 +71,7 @@ export function buildWorkerGateway(env: WorkerEnv, cache: WorkersCache): WorkerG
     sharedHead: new DurableObjectSharedHead(env.HEAD),
     sharedCache: new WorkersCacheStore(cache, env.FINAL_CACHE, config.cache.finalizedTtlMs),
     keyStore,
+    upstreamGate: immediateGate,
   });
   let last = 0;
   let running: Promise<void> | undefined;

@@ -5,6 +5,7 @@ import type { GatewayMetrics } from '../metrics/types.ts';
 import { GatewayError } from '../rpc/gatewayError.ts';
 import type { JsonRpcErrorObject } from '../rpc/types.ts';
 import { FILTER_CREATE, FILTER_USE, filterNotFound, unwrapFilterId, wrapFilterId } from './filterIds.ts';
+import type { GateFactory } from './concurrencyGate.ts';
 import { QueueFullError, Upstream, type FetchLike } from './upstream.ts';
 
 /** The answer to one forwarded call: `result` or `error`, plus which upstream answered and how. */
@@ -58,9 +59,10 @@ export class UpstreamPool {
     private readonly metrics: GatewayMetrics,
     fetchFn: FetchLike,
     private readonly now: () => number = () => Date.now(),
+    gate?: GateFactory,
   ) {
     const breaker = { errorRateThreshold: cfg.health.errorRateThreshold, openMs: cfg.health.intervalMs };
-    this.upstreams = cfg.upstreams.map((u, i) => new Upstream(u, i, fetchFn, breaker, now));
+    this.upstreams = cfg.upstreams.map((u, i) => new Upstream(u, i, fetchFn, breaker, now, gate));
   }
 
   /** Highest head any upstream reported. */

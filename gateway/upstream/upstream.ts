@@ -1,6 +1,6 @@
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { UpstreamConfig } from '../config/types.ts';
 import { CircuitBreaker, type BreakerOptions } from './circuitBreaker.ts';
+import { queueingGate, type ConcurrencyGate, type GateFactory } from './concurrencyGate.ts';
 
 /** A raw answer from an upstream: HTTP status, the parsed body (if any), and the time it took. */
 export interface UpstreamReply {
@@ -28,13 +28,13 @@ export class QueueFullError extends Error {
 }
 
 /**
- * One upstream core node: a concurrency bound with a bounded queue (p-limit; a full queue drops new work at once
+ * One upstream core node: a concurrency bound with a bounded queue (concurrencyGate.ts; a full queue drops new work at once
  * rather than letting latency grow without bound), a circuit breaker over its recent outcomes, and the health
  * signals the pool chooses by: head number and when it last moved, and eth_syncing.
  */
 export class Upstream {
   readonly name: string;
-  private readonly limit: LimitFunction;
+  private readonly limit: ConcurrencyGate;
   readonly breaker: CircuitBreaker;
   head = -1;
   headAt = 0;
@@ -46,9 +46,10 @@ export class Upstream {
     private readonly fetchFn: FetchLike,
     breaker: BreakerOptions = { errorRateThreshold: 0.5, openMs: 2_000 },
     private readonly now: () => number = () => Date.now(),
+    gate: GateFactory = queueingGate,
   ) {
     this.name = `u${index}`;
-    this.limit = pLimit(config.maxConcurrent);
+    this.limit = gate(config.maxConcurrent);
     this.breaker = new CircuitBreaker(breaker);
   }
 
@@ -81,7 +82,7 @@ export class Upstream {
   /** POSTs a JSON-RPC body; throws on network error, timeout or a full queue. */
   send(body: string, timeoutMs: number): Promise<UpstreamReply> {
     if (this.limit.pendingCount >= this.config.maxQueued) return Promise.reject(new QueueFullError(this.name));
-    return this.limit(() => this.exec(body, timeoutMs));
+    return this.limit.run(() => this.exec(body, timeoutMs));
   }
 
   private async exec(body: string, timeoutMs: number): Promise<UpstreamReply> {

@@ -63,9 +63,14 @@ test('behavior: the Durable Object limiter holds a keyless bucket at 150 req/s f
     firstFailure,
   });
   console.log(report);
-  // Known, open: on a loaded host (load 5-18) workerd cancels some requests as "hung" (HTTP 500, see the report's
-  // firstFailure and docs/workers.md); they are not admissions, so the limit itself is still checked below.
+  // Every request is answered: admitted or refused. Before the upstream queue was dropped on Workers
+  // (gateway/upstream/concurrencyGate.ts), at load 5-23 workerd cancelled 10-20 % of them as "the Worker's code had
+  // hung" (HTTP 500): a queued call was woken from another request's context.
   expect(statuses.length, report).toBe(450);
+  expect(
+    statuses.filter((s) => s !== 200 && s !== 429),
+    report,
+  ).toEqual([]);
   expect(admitted, report).toBeLessThanOrEqual(allowed * 1.02);
   expect(admitted, report).toBeGreaterThanOrEqual(40);
 }, 60_000);
