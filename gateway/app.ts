@@ -10,6 +10,7 @@ import { onError } from './onError.ts';
 import { parseCidr, type Cidr } from './address/ip.ts';
 import { resolveIdentity } from './middleware/identity/resolveIdentity.ts';
 import { answerUsage, type UsageRouteDeps } from './usage/answerUsage.ts';
+import { USAGE_PAGE, USAGE_PAGE_FILES } from './usage/page/usagePage.ts';
 
 /** Everything the app is built from: the pipeline's parts plus how the runtime names the client's address. */
 export interface AppDeps extends PipelineDeps {
@@ -62,6 +63,15 @@ export function createApp(deps: AppDeps, answerPost: RpcPostHandler = createRpcP
     };
     app.get('/usage', getUsage);
     app.get('/v1/:key/usage', getUsage);
+    // The key holder's usage page (static; its script reads GET /usage with the key from the path or its form).
+    const page = (c: Context<GatewayEnv>) => c.body(USAGE_PAGE.body, 200, USAGE_PAGE.headers);
+    app.get('/dashboard', page);
+    app.get('/v1/:key/dashboard', page);
+    app.get('/dashboard/:file', (c) => {
+      const name = c.req.param('file');
+      const f = Object.hasOwn(USAGE_PAGE_FILES, name) ? USAGE_PAGE_FILES[name] : undefined;
+      return f ? c.body(f.body, 200, f.headers) : c.notFound();
+    });
   }
   app.get('/health', (c) => {
     const upstreams = deps.pool.upstreams.map((u) => ({ name: u.name, head: u.head, fit: deps.pool.unfitReason(u) ?? 'ok' }));

@@ -17,7 +17,8 @@ export async function startListeningWorkerd(
     port,
     durableObjects: { RATE_BUCKETS: 'RateBucketObject', KEYS: 'KeyStoreObject', HEAD: 'HeadObject', FINAL_CACHE: 'FinalCacheObject' },
     handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
-      if (process.env.XONE_WORKERD_LOG && !message.startsWith('{"ts"')) console.error(level, message);
+      if (process.env.XONE_WORKERD_LOG && (!message.startsWith('{"ts"') || message.includes('upstream_error":"')))
+        console.error(level, message);
     },
     bindings: {
       GATEWAY_CONFIG: JSON.stringify({
