@@ -13,6 +13,9 @@
  * Targets (the issue): with 4 attackers victim p99 <= 10 ms, max <= 50 ms, >= 95 % of slots sealed, the cheap call
  * within 2x its unloaded time; cheap-call throughput through the pool >= 90 % of in-loop.
  * Prints one JSON document on stdout and a one-line summary on stderr. `--quick`: shorter windows.
+ * `--only throughput`: only step 4, on the pooled and the in-loop node started side by side, in alternating rounds
+ * (`--rounds N`, default 3; medians), with a one-client sequential latency too: the quick check of the pool's cost.
+ * `XONE_BENCH_NODE_ARGS` is passed to our nodes' node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: every thread).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,6 +37,12 @@ import {
 import { startAnvil, startOurs, type Peer } from './rpc/peers.ts';
 
 const quick = process.argv.includes('--quick');
+const argOf = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const only = argOf('only');
+const ROUNDS = Number(argOf('rounds') ?? 3);
 const UNLOADED_MS = quick ? 3_000 : 5_000;
 const LOADED_MS = quick ? 8_000 : 20_000;
 const SETTLE_MS = 2_000;
@@ -120,6 +129,100 @@ async function maxFlags(): Promise<{ aliveAfter: boolean; victimBlockNumber: Ret
     await peer.stop();
   }
 }
+
+/** CPU ms (user + system) of process `pid`: all its threads, and its main thread (Linux /proc; 10 ms ticks). */
+function processCpuMs(pid: number | undefined): { all: number; main: number } {
+  const ticks = (path: string): number => {
+    try {
+      const f = readFileSync(path, 'utf8');
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      return Number(rest[11]) + Number(rest[12]); // utime, stime (fields 14 and 15)
+    } catch {
+      return NaN;
+    }
+  };
+  return pid === undefined
+    ? { all: NaN, main: NaN }
+    : { all: ticks(`/proc/${pid}/stat`) * 10, main: ticks(`/proc/${pid}/task/${pid}/stat`) * 10 };
+}
+
+/**
+ * `--only throughput`: the pooled and the in-loop node side by side, ROUNDS alternating rounds of 4 clients x 4 loops
+ * and of one sequential client; medians, and the pooled/in-loop ratio against the target (>= 0.9).
+ */
+async function throughputOnly(): Promise<void> {
+  const loadBefore = load();
+  const pooled = await startOurs(90_000, ['--period', String(PERIOD_S)]);
+  const inLoop = await startOurs(90_000, ['--period', String(PERIOD_S)], { XONE_TEST_RPC_IN_LOOP: '1' }, 'xone in-loop');
+  type Round = { perSec: number; sequentialPerSec: number; p50: number; cpuMsPerCall: number; mainThreadCpuMsPerCall: number };
+  const rounds: Record<string, Round[]> = { xone: [], 'xone in-loop': [] };
+  try {
+    for (const p of [pooled, inLoop]) {
+      await prepare(p.url, 0, 0);
+      await cheapCallThroughput(p.url, 4, 4, 1_000);
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const p of r % 2 === 0 ? [pooled, inLoop] : [inLoop, pooled]) {
+        const pid = p.pids()[0];
+        const cpu0 = processCpuMs(pid);
+        const many = await cheapCallThroughput(p.url, 4, 4, THROUGHPUT_MS);
+        const cpu1 = processCpuMs(pid);
+        const one = await cheapCallThroughput(p.url, 1, 1, THROUGHPUT_MS);
+        const calls = (many.perSec * THROUGHPUT_MS) / 1000;
+        const per = (a: number, b: number) => Math.round(((b - a) / calls) * 1000) / 1000;
+        rounds[p.name].push({
+          perSec: many.perSec,
+          sequentialPerSec: one.perSec,
+          p50: one.latency.p50,
+          cpuMsPerCall: per(cpu0.all, cpu1.all),
+          mainThreadCpuMsPerCall: per(cpu0.main, cpu1.main),
+        });
+      }
+    }
+  } finally {
+    await pooled.stop();
+    await inLoop.stop();
+    closeAgents();
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const sum = (name: string) => ({
+    perSec: median(rounds[name].map((x) => x.perSec)),
+    cpuMsPerCall: median(rounds[name].map((x) => x.cpuMsPerCall)),
+    mainThreadCpuMsPerCall: median(rounds[name].map((x) => x.mainThreadCpuMsPerCall)),
+    sequentialPerSec: median(rounds[name].map((x) => x.sequentialPerSec)),
+    sequentialP50Ms: median(rounds[name].map((x) => x.p50)),
+    rounds: rounds[name],
+  });
+  const ours = sum('xone');
+  const base = sum('xone in-loop');
+  const ratio = Math.round((ours.perSec / base.perSec) * 100) / 100;
+  const seqRatio = Math.round((ours.sequentialPerSec / base.sequentialPerSec) * 100) / 100;
+  // CPU per call (all threads of the process, 4x4 phase): what the throughput of a quiet host follows, and what a
+  // loaded host's wall-clock figures hide.
+  const cpuRatio = Math.round((ours.cpuMsPerCall / base.cpuMsPerCall) * 100) / 100;
+  const doc = {
+    bench: 'rpc-isolation',
+    only: 'throughput',
+    host: { cores: cpus().length, loadBefore, loadAfter: load(), filesystem: filesystem(pooled.datadir ?? '.') },
+    setup: { clients: 4, loopsPerClient: 4, ms: THROUGHPUT_MS, rounds: ROUNDS },
+    peers: { xone: ours, 'xone in-loop': base },
+    ratios: { cheapCallThroughputOursOverInLoop: ratio, sequentialOursOverInLoop: seqRatio, cpuPerCallOursOverInLoop: cpuRatio },
+    targets: { poolCostsAtMost10pctOnCheapCalls: ratio >= 0.9 },
+  };
+  console.log(JSON.stringify(doc, null, 2));
+  process.stderr.write(
+    `rpc-isolation throughput: cheap eth_call 4x4 ${ours.perSec}/s pooled vs ${base.perSec}/s in-loop (${ratio}x, target >= 0.9: ` +
+      `${ratio >= 0.9 ? 'met' : 'not met'}); one client ${ours.sequentialPerSec}/s vs ${base.sequentialPerSec}/s (${seqRatio}x); ` +
+      `CPU per call ${ours.cpuMsPerCall} ms (main thread ${ours.mainThreadCpuMsPerCall}) vs ${base.cpuMsPerCall} ms (${cpuRatio}x); ` +
+      `load ${loadBefore.join('/')}\n`,
+  );
+}
+
+if (only === 'throughput') {
+  await throughputOnly();
+  process.exit(0);
+}
+if (only !== undefined) throw new Error(`--only ${only}: expected throughput`);
 
 const loadBefore = load();
 const peers: Peer[] = [];

@@ -227,6 +227,21 @@ export interface TraceView {
   /** The same for a block given as RLP (its parent must be known). */
   traceBlockRlp(rlp: Uint8Array, opts: TraceOptions, scope?: RequestScope): Promise<string>;
   traceCall(req: CallRequest, at: HeaderData, opts: TraceOptions, overrides?: StateOverrides, scope?: RequestScope): Promise<string>;
+  /** trace_filter: the matching flat traces of a block range, as JSON text (parsed and filtered where they are traced). */
+  traceFilter(query: TraceFilterQuery, scope?: RequestScope): Promise<string>;
+}
+
+/** A trace_filter request, its block range resolved (from <= to, checked against the range cap). */
+export interface TraceFilterQuery {
+  from: bigint;
+  to: bigint;
+  /** Senders / recipients to match (empty: any). */
+  fromAddress: Uint8Array[];
+  toAddress: Uint8Array[];
+  /** Matches skipped before the first one returned. */
+  after: number;
+  /** Most matches returned. */
+  count?: number;
 }
 
 /** eth_simulateV1; the answer is JSON text. `scope`: the request's, when the node pools the work. */

@@ -14,12 +14,13 @@ import { TraceError, traceBlockTransactions, traceCall, type TxTrace } from '../
 import { TraceTooLarge } from '../exec/trace/structLogger.ts';
 import { bytesToHex } from '../primitives/hex.ts';
 import { RpcError } from '../rpc/errors.ts';
-import type { CallRequest, StateOverrides, TraceOptions, TraceView } from '../rpc/interface.ts';
+import type { CallRequest, StateOverrides, TraceFilterQuery, TraceOptions, TraceView } from '../rpc/interface.ts';
 import type { HeaderData } from '../rpc/encode/types.ts';
 import { HistoricalState } from '../state/store/history.ts';
 import type { ChainReader } from '../store/index.ts';
 import type { StoreChainView } from './chainView.ts';
 import { callRequestOf } from './execView.ts';
+import { filterTraces } from './traceFilter.ts';
 
 export interface TraceViewOptions {
   /** Largest answer (bytes of JSON text). */
@@ -157,6 +158,11 @@ export class StoreTraceView implements TraceView {
     } catch (err) {
       wireError(err);
     }
+  }
+
+  /** trace_filter; `aborted`: the job's stop flag (the pool's interrupt), checked between blocks. */
+  traceFilter(query: TraceFilterQuery, _scope?: unknown, aborted: () => boolean = () => false): Promise<string> {
+    return filterTraces({ traceBlock: (h, o) => this.traceBlock(h, o), canonicalHash: this.blockHash, aborted }, query);
   }
 
   async traceCall(req: CallRequest, at: HeaderData, opts: TraceOptions, overrides?: StateOverrides): Promise<string> {

@@ -31,8 +31,14 @@ import { resolveRpcPoolOptions, type RpcPoolOptions } from './options.ts';
 import type { JobKind, JobParams, JobReply, JobResult, JobScope, RpcExecutor } from './types.ts';
 import { WorkerSlot } from './workerSlot.ts';
 
-/** How long a job runs at the process's priority before its thread is lowered to `nice` (cheap calls never are). */
+/**
+ * A job still running after this many ms of wall time that then uses as many ms of CPU is long work, and its thread
+ * is lowered to `nice` (cheap calls never are). CPU time, not only wall time: on a busy host a cheap call waits for
+ * the CPU far longer than it runs (threadCpu.ts, decision 0030).
+ */
 const DEMOTE_AFTER_MS = 20;
+/** Shortest wait between two looks at a running job's CPU time (each is one /proc read on the main thread). */
+const DEMOTE_RECHECK_MS = 10;
 /** The process's nice value, which a thread returns to after a long job. */
 const BASE_NICE = ((): number => {
   try {
@@ -251,9 +257,26 @@ export class RpcExecutionPool implements RpcExecutor {
     }
     // The worker stops itself at the budget; past it plus the grace it is stuck and gets replaced.
     slot.timer = setTimeout(() => this.overrun(slot, job, 'budget'), job.budgetMs + this.options.graceMs);
-    // A job still running after DEMOTE_AFTER_MS is long work (an attacker's endless loop, a big scan): its thread
-    // drops to `nice` so cheap calls on other threads, the main loop and the chain thread go first.
-    slot.demoteTimer = setTimeout(() => slot.lower(this.options.nice), DEMOTE_AFTER_MS);
+    // A job still running after DEMOTE_AFTER_MS that keeps the CPU busy is long work (an attacker's endless loop, a
+    // big scan): its thread drops to `nice` so cheap calls on other threads, the main loop and the chain thread go
+    // first.
+    slot.demoteTimer = setTimeout(() => this.demoteIfLong(slot, job), DEMOTE_AFTER_MS);
+  }
+
+  /**
+   * Past DEMOTE_AFTER_MS of wall time: lowers the slot's thread once its job has used DEMOTE_AFTER_MS of CPU from
+   * then on (at once where CPU time is unknown). A cheap call that only waited for the CPU never gets there.
+   */
+  private demoteIfLong(slot: Slot, job: Job, cpuFrom?: number): void {
+    if (slot.job !== job) return;
+    const cpu = slot.cpuMs();
+    const from = cpuFrom ?? cpu;
+    if (cpu === undefined || from === undefined || cpu - from >= DEMOTE_AFTER_MS) {
+      slot.lower(this.options.nice);
+      return;
+    }
+    const left = DEMOTE_AFTER_MS - (cpu - from);
+    slot.demoteTimer = setTimeout(() => this.demoteIfLong(slot, job, from), Math.max(DEMOTE_RECHECK_MS, left));
   }
 
   /** The worker answered. */

@@ -21,7 +21,7 @@ import type { StoreSimulateView, SimulateViewOptions } from '../rpcBackend/simul
 import type { StoreStateView } from '../rpcBackend/stateView.ts';
 import type { StoreTraceView, TraceViewOptions } from '../rpcBackend/traceView.ts';
 import { encodeLog } from '../rpc/encode/receipt.ts';
-import type { LogQuery, RequestScope, StateOverrides, TraceOptions } from '../rpc/interface.ts';
+import type { LogQuery, RequestScope, StateOverrides, TraceFilterQuery, TraceOptions } from '../rpc/interface.ts';
 import type { SimulatePayload } from '../rpc/simulateParams.ts';
 import type { ChainReader } from '../store/index.ts';
 
@@ -134,6 +134,9 @@ export const POOL_JOBS = {
   traceBlock: (p: TraceJobParams<Uint8Array>, ctx: JobContext) => ctx.views.trace(p.view).traceBlock(p.target, p.opts),
   /** debug_traceBlock (a block given as RLP). */
   traceBlockRlp: (p: TraceJobParams<Uint8Array>, ctx: JobContext) => ctx.views.trace(p.view).traceBlockRlp(p.target, p.opts),
+  /** trace_filter: the blocks traced, parsed and filtered here; the matches as JSON text. */
+  traceFilter: (p: { view: TraceViewOptions; query: TraceFilterQuery }, ctx: JobContext) =>
+    ctx.views.trace(p.view).traceFilter(p.query, undefined, () => ctx.interrupt.aborted),
   /** debug_traceCall. */
   traceCall: (p: TraceJobParams<{ req: CallRequest; at: HeaderData; overrides?: StateOverrides }>, ctx: JobContext) => {
     requireCanonical(ctx, p.target.at);

@@ -65,6 +65,9 @@ export function pooledProofs(
 /** A request without a scope (an in-process caller): the node's own fairness key, a deadline of `ms` from now. */
 const ownScope = (ms: number): RequestScope => ({ client: 'node', deadline: Date.now() + ms, signal: AbortSignal.timeout(ms) });
 
+/** The deadline of a trace_filter made without a request scope (an in-process caller). */
+const FILTER_MS = 30_000;
+
 /**
  * debug_trace* as pool jobs: the worker runs StoreTraceView (core/rpcBackend/traceView.ts) as it is, on its own
  * snapshot. The tracer's `timeout` is the job's budget; a worker that overruns it is replaced and its caller gets the
@@ -82,6 +85,9 @@ export function pooledTraceView(executor: RpcExecutor, view: TraceViewOptions): 
     traceTransaction: (hash, opts, s) => executor.run('traceTransaction', { view, opts, target: hash }, scope(opts, s)),
     traceBlock: (hash, opts, s) => executor.run('traceBlock', { view, opts, target: hash }, scope(opts, s)),
     traceBlockRlp: (rlp, opts, s) => executor.run('traceBlockRlp', { view, opts, target: rlp }, scope(opts, s)),
+    // One job for the whole range (each block's trace keeps its own 5 s timeout): the request's deadline bounds it.
+    traceFilter: (query, s = ownScope(FILTER_MS)) =>
+      executor.run('traceFilter', { view, query }, { client: s.client, deadline: s.deadline, signal: s.signal }),
     traceCall: (req, at, opts, overrides, s) =>
       executor.run('traceCall', { view, opts, target: { req, at, ...(overrides ? { overrides } : {}) } }, scope(opts, s)),
   };

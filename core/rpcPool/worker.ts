@@ -20,6 +20,7 @@ import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
 import { StoreStateView } from '../rpcBackend/stateView.ts';
 import { StoreTraceView } from '../rpcBackend/traceView.ts';
 import type { ChainReader } from '../store/index.ts';
+import { compact } from './compact.ts';
 import { serializeError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
 import { CONTROL_INTERRUPT, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
@@ -102,7 +103,8 @@ try {
     try {
       const job = POOL_JOBS[req.kind] as (params: unknown, ctx: JobContext) => unknown;
       const value = await reader.readSnapshot(() => job(req.params, ctx));
-      return { id: req.id, ok: true, value, ms: performance.now() - started };
+      // Return data and the like can be views into the EVM's buffers, which a clone would copy whole.
+      return { id: req.id, ok: true, value: compact(value), ms: performance.now() - started };
     } catch (err) {
       return { id: req.id, ok: false, error: serializeError(err), ms: performance.now() - started };
     } finally {

@@ -6,6 +6,7 @@ import { setPriority } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker, waitForReady } from '../runtime/spawnTsWorker.ts';
 import type { RpcPoolOptions } from './options.ts';
+import { threadCpuNs } from './threadCpu.ts';
 import { CONTROL_INTERRUPT, CONTROL_SLOTS, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
 
 /** What the slot's owner hears from it. */
@@ -66,6 +67,12 @@ export class WorkerSlot<J = unknown> {
     };
     this.worker.on('error', (err) => gone(err.message));
     this.worker.on('exit', (code) => gone(`exited with code ${code}`));
+  }
+
+  /** CPU ms this thread has run in all, or undefined where the kernel does not say (the pool then goes by wall time). */
+  cpuMs(): number | undefined {
+    const ns = this.tid === undefined ? undefined : threadCpuNs(this.tid);
+    return ns === undefined ? undefined : ns / 1e6;
   }
 
   /** A long job: the thread yields the CPU to the main loop, the chain thread and other jobs (nice `nice`). */

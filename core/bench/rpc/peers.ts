@@ -40,7 +40,9 @@ export async function startOurs(
 ): Promise<Peer> {
   mkdirSync(join(ROOT, '.xone', 'bench-rpc'), { recursive: true });
   const datadir = mkdtempSync(join(ROOT, '.xone', 'bench-rpc', 'dev-'));
-  const args = [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs];
+  // XONE_BENCH_NODE_ARGS: node flags for our node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`: NODE_OPTIONS refuses them).
+  const nodeArgs = (process.env.XONE_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));

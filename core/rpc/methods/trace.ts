@@ -9,7 +9,7 @@ import { type RequestScope, type TraceOptions } from '../interface.ts';
 import { ParamError, address, arrayOf, hash, jsonKind, required, string, uint } from '../params.ts';
 import { type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
-import { bytesToHex } from '../../primitives/hex.ts';
+import { RawJson } from '../json.ts';
 
 const FLAT: TraceOptions = { tracer: 'flatCallTracer', timeoutMs: 5_000, logger: {} };
 /** Most blocks one trace_filter may walk. */
@@ -117,31 +117,16 @@ export function traceMethods(s: RpcServices): MethodTable {
         if (to < from) throw new RpcError('SERVER_ERROR', 'invalid block range params');
         if (to - from + 1n > BigInt(FILTER_MAX_BLOCKS))
           throw new RpcError('LIMIT_EXCEEDED', `query exceeds max block range ${FILTER_MAX_BLOCKS}`);
-        const fromSet = new Set(f.fromAddress.map(bytesToHex));
-        const toSet = new Set(f.toAddress.map(bytesToHex));
-        const out: FlatTrace[] = [];
-        let skipped = 0;
-        for (let n = from === 0n ? 1n : from; n <= to; n++) {
-          if (ctx.signal.aborted) throw new RpcError('TIMEOUT');
-          const header = await s.deps.chain.getHeaderByNumber(n);
-          if (header === null) break;
-          for (const t of await ofBlock(header.hash, ctx)) {
-            for (const tr of flat(t.result)) {
-              const a = tr.action;
-              const fromOk = fromSet.size === 0 || fromSet.has(a.from ?? a.address);
-              const toOk =
-                toSet.size === 0 || toSet.has(a.to ?? (tr.result as Record<string, string> | undefined)?.address ?? a.refundAddress);
-              if (!fromOk || !toOk) continue;
-              if (skipped < f.after) {
-                skipped++;
-                continue;
-              }
-              out.push(tr);
-              if (f.count !== undefined && out.length >= f.count) return out;
-            }
-          }
-        }
-        return out;
+        // Traced, parsed and filtered in one execution-pool job: only the matches reach the main loop, unparsed.
+        const query = {
+          from,
+          to,
+          fromAddress: f.fromAddress,
+          toAddress: f.toAddress,
+          after: f.after,
+          ...(f.count !== undefined ? { count: f.count } : {}),
+        };
+        return new RawJson(await trace.traceFilter(query, ctx));
       },
       flags,
     ),
