@@ -119,12 +119,17 @@ const report = {
   targets: TARGETS,
 };
 process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+const yesNo = (v: boolean): string => (v ? 'met' : 'not met');
 for (const f of runs) {
+  const v = verdict(f);
+  const targets =
+    `targets: >= ${TARGETS.txPerSec} tx/s ${yesNo(v.txPerSec)}, stall <= ${TARGETS.longestStallMs} ms ${yesNo(v.longestStall)}, ` +
+    `RPC p99 <= ${TARGETS.rpcP99Ms} ms ${yesNo(v.rpcP99)}, RSS <= ${TARGETS.rssMb} MB ${yesNo(v.rss)}, idle <= ${TARGETS.idleRssMb} MB ${yesNo(v.idleRss)}`;
   const rpc = `eth_blockNumber p50/p99 ${f.rpc.eth_blockNumber.p50}/${f.rpc.eth_blockNumber.p99} ms, eth_getBalance ${f.rpc.eth_getBalance.p50}/${f.rpc.eth_getBalance.p99} ms`;
   process.stderr.write(
     `follow (recovery workers ${f.recoveryWorkers}, RPC pool warm threads ${report.rpcPoolWarmThreads}): ${f.txPerSec} tx/s, ${f.blocksPerSec} blocks/s (x${ratio(f.txPerSec, ANCHORS.gethXdcTxPerSec)} geth-XDC), ` +
       `${f.cpu.txPerCpuSec} tx per CPU-s, longest stall ${f.loop.longestStallMs} ms, p99 lag ${f.loop.p99LagMs} ms, RSS importing ${f.memory.importing.vmRss} MB ` +
       `(anon ${f.memory.importing.rssAnon}, file ${f.memory.importing.rssFile}, max ${f.memory.importing.maxVmRssWholeImport}), idle ${f.memory.idle.vmRss} MB, ` +
-      `HWM ${f.memory.idle.vmHwm} MB, ${rpc} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'})\n`,
+      `HWM ${f.memory.idle.vmHwm} MB, ${rpc} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'}); ${targets}\n`,
   );
 }
