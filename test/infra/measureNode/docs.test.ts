@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,8 +56,10 @@ describe('docs/measure-node.md', () => {
       pid: process.pid,
       datadir: dir,
       logFile: log,
-      sleep: async () => {
-        await writeFile(log, '{"msg":"Slow block","block":{"number":1,"gas_used":0,"tx_count":0},"timing":{"total_ms":1}}\n');
+      // A zero window never sleeps: the slow-block line is written when the window starts.
+      onProgress: (line) => {
+        if (line.startsWith('window:'))
+          writeFileSync(log, '{"msg":"Slow block","block":{"number":1,"gas_used":0,"tx_count":0},"timing":{"total_ms":1}}\n');
       },
     });
     expect(report.after.methods[0].failures[0].rpcCode).toBe(-32005);
