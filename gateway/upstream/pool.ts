@@ -43,10 +43,10 @@ const NONCE_TOO_LOW = /nonce too low/i;
 
 /**
  * The upstream pool: picks a healthy, non-lagging upstream (least loaded first), forwards a call, and retries
- * idempotent reads on another upstream after a network error, timeout, 5xx or 429. Any other method is tried on
- * another upstream only when its request certainly never left (connection refused, queue full): eth_sendRawTransaction
- * is sent once and never retried blindly; "already known" (or "nonce too low" for a transaction the node has mined since) is
- * turned into success with the locally computed hash.
+ * idempotent reads and filter creations on another upstream after a network error, timeout, 5xx or 429. Any other
+ * method is tried on another upstream only when its request certainly never left (connection refused, queue full):
+ * eth_sendRawTransaction is sent once and never retried blindly; "already known" (or "nonce too low" for a transaction
+ * the node has mined since) is turned into success with the locally computed hash.
  * With no healthy upstream it throws -32002 with Retry-After.
  */
 export class UpstreamPool {
@@ -187,9 +187,11 @@ export class UpstreamPool {
     only?: Upstream,
     minBlock?: number,
   ): Promise<ForwardResult> {
-    const idempotent = isIdempotent(method);
-    // Every method may be tried again when the request never left (connection refused, queue full); only reads also
-    // after a failure that may have reached the node.
+    // Every method may be tried again when the request never left (connection refused, queue full); reads and filter
+    // creations also after a failure that may have reached the node: a second filter there is harmless (unpolled, it
+    // expires). On Workers a refused connection is not told from a lost one ("Network connection lost."), so without
+    // this a filter made while the first upstream is down failed whenever that upstream's breaker was not open.
+    const idempotent = isIdempotent(method) || FILTER_CREATE.has(method);
     const attempts = only ? 1 : 1 + this.cfg.retry.attempts;
     const tried = new Set<Upstream>(only ? this.upstreams.filter((u) => u !== only) : []);
     const end = this.now() + deadlineMs;

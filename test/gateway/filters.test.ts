@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { noopMetrics } from '../../gateway/metrics/types.ts';
+import { UpstreamPool } from '../../gateway/upstream/pool.ts';
+import { webFetch, type FetchLike } from '../../gateway/upstream/upstream.ts';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { startFaultProxy, type FaultProxy } from './support/faultProxy.ts';
 import { call, post, startTestGateway, testConfig, type TestGateway } from './support/gateway.ts';
@@ -62,5 +65,36 @@ test('error: a filter on an upstream that is gone, or an id the gateway never is
     expect((await post(g.url, call('eth_getFilterChanges', [bogus]))).body).toMatchObject({
       error: { code: -32000, message: 'filter not found' },
     });
+  }
+});
+
+test('behavior: a filter is made on the live upstream while the first is down, whatever its breaker (Workers)', async () => {
+  // workerd's fetch rejects a refused connection as it does a lost one (`Error: Network connection lost.`, no code),
+  // so the gateway cannot tell the call never left. A fresh isolate, or one past the breaker's open time, picked the
+  // dead upstream for about half the filters and answered -32002 (seen in workerdBehaviour.test.ts on a loaded host).
+  const dead = 'http://127.0.0.1:1';
+  const fetchFn: FetchLike = (url, init) => (url === dead ? Promise.reject(new Error('Network connection lost.')) : webFetch(url, init));
+  const cfg = testConfig({ upstreams: [dead, proxies[0]!.url] });
+  const pool = new UpstreamPool(cfg, noopMetrics, fetchFn);
+  try {
+    // Round robin between equally loaded upstreams: consecutive creations start on each in turn.
+    for (let i = 0; i < 4; i++) {
+      const made = await pool.forward('eth_newBlockFilter', [], 5_000);
+      expect(made.upstream).toBe('u1');
+      expect(made.result).toMatch(/^0x01[0-9a-f]+$/);
+    }
+    // A transaction is still sent once: its failure on the dead upstream is the caller's, not resent elsewhere.
+    pool.upstreams[0]!.breaker.reset();
+    const sends: string[] = [];
+    for (let i = 0; i < 2; i++)
+      sends.push(
+        await pool.forward('eth_sendRawTransaction', ['0x00'], 5_000).then(
+          (r) => r.upstream,
+          () => 'refused',
+        ),
+      );
+    expect(sends.sort()).toEqual(['refused', 'u1']);
+  } finally {
+    await pool.close();
   }
 });

@@ -213,7 +213,7 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
   test('behavior: a filter id names the upstream that holds it; polls go there (issue #17 item 5)', async () => {
     const created = (await rpc(call('eth_newBlockFilter'), '10.9.0.1')).body as RpcAnswer;
     // u0 is dead, u1 (index 1) made the filter: its id carries that index in front of the upstream's own id.
-    expect(created.result).toBe('0x01abc123');
+    expect(created.result, JSON.stringify(created)).toBe('0x01abc123');
     for (let i = 0; i < 3; i++)
       expect((await rpc(call('eth_getFilterChanges', [created.result], i), '10.9.0.1')).body).toMatchObject({ result: [] });
     expect(up.log.filter((c) => c.method === 'eth_getFilterChanges').every((c) => c.params[0] === '0xabc123')).toBe(true);
