@@ -142,7 +142,7 @@ describe('rate buckets', () => {
     const r = await post(g.url, [logs(1), logs(2), logs(3)]);
     const body = r.body as { error?: { code: number; data: { cost: number } } }[];
     expect(body[2]?.error).toMatchObject({ code: -32005, data: { cost: 20 } });
-    expect(body[1]?.error).toBeUndefined();
+    expect(body[1]?.error, JSON.stringify(body)).toBeUndefined();
   });
 
   test('regression: forged X-Forwarded-For does not escape the per-IP bucket', async () => {
