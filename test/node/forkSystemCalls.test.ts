@@ -12,8 +12,13 @@ const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const READER = '0xc0de000000000000000000000000000000002935';
 /** STATICCALL the EIP-2935 contract with NUMBER-1 and return its 32-byte answer (the parent block's hash). */
 const PARENT_HASH_READER = '0x' + '600143035f52' + '60205f60205f' + '730000f90827f1c53a10cb7a02335b175320002935' + '5afa50' + '60205ff3';
-/** JUMPDEST; PUSH0; JUMP: an endless loop. */
-const LOOP = '0xc0de000000000000000000000000000000001000';
+/**
+ * PUSH0; PUSH3 0x35b5e0; MSTORE; STOP: one store that grows memory to 110,000 words, ~24M gas (3w + w^2/512), more
+ * than the EIP-7825 cap yet finite. Not an endless loop: 16.7M gas of JUMPs outlasts the 5 s --rpc.evmtimeout on a
+ * loaded host, and one memory expansion costs the same gas at once.
+ */
+const HUNGRY = '0xc0de000000000000000000000000000000001000';
+const HUNGRY_CODE = '0x5f6235b5e05200';
 
 let node: DevNode;
 beforeAll(async () => {
@@ -41,7 +46,7 @@ async function blockHash(n: bigint): Promise<string> {
 describe('fork system calls and gas rules across execution, tracing and simulation (Osaka dev chain)', () => {
   it('default: a mined transaction, its traces and a simulated block read the parent hash from EIP-2935', { timeout: 60_000 }, async () => {
     expect((await call('anvil_setCode', [READER, PARENT_HASH_READER])).error).toBeUndefined();
-    expect((await call('anvil_setCode', [LOOP, '0x5b5f56'])).error).toBeUndefined();
+    expect((await call('anvil_setCode', [HUNGRY, HUNGRY_CODE])).error).toBeUndefined();
     const sent = await call('eth_sendTransaction', [{ from: DEV0, to: READER, gas: '0x30000' }]);
     expect(sent.error).toBeUndefined();
     let receipt = (await call('eth_getTransactionReceipt', [sent.result])).result as { blockNumber: string; status: string } | null;
@@ -83,12 +88,15 @@ describe('fork system calls and gas rules across execution, tracing and simulati
     { timeout: 60_000 },
     async () => {
       const big = await call('eth_call', [{ to: READER, gas: '0x2faf080' }, 'latest']);
-      expect(big.error).toBeUndefined();
+      expect(big.error, JSON.stringify(big)).toBeUndefined();
       const traced = await call('debug_traceCall', [{ to: READER, gas: '0x2faf080' }, 'latest', { tracer: 'callTracer' }]);
-      expect(traced.error).toBeUndefined();
+      expect(traced.error, JSON.stringify(traced.error)).toBeUndefined();
       expect((traced.result as { gas: string }).gas).toBe('0x2faf080');
-      const loop = await call('eth_estimateGas', [{ from: DEV0, to: LOOP }]);
-      expect(loop.error?.message).toMatch(/^gas required exceeds allowance \(16777216\)/);
+      // ~24M gas: a call may spend it, an estimate may not (nor may a transaction).
+      const spent = await call('eth_call', [{ from: DEV0, to: HUNGRY, gas: '0x2faf080' }, 'latest']);
+      expect(spent, JSON.stringify(spent)).toMatchObject({ result: '0x' });
+      const hungry = await call('eth_estimateGas', [{ from: DEV0, to: HUNGRY }]);
+      expect(hungry.error?.message, JSON.stringify(hungry)).toMatch(/^gas required exceeds allowance \(16777216\)/);
     },
   );
 });
