@@ -17,19 +17,11 @@ import {
 import { testingAddress, testingPrivateKey } from '../../core/chain/transaction/testing.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { decodeRlp } from '../../core/primitives/rlp.ts';
+import { BLOCK_FORKS_AT_GENESIS } from '../support/genesisConfig.ts';
 
 const config = {
   chainId: 2040,
-  homesteadBlock: 0,
-  eip150Block: 0,
-  eip155Block: 0,
-  eip158Block: 0,
-  byzantiumBlock: 0,
-  constantinopleBlock: 0,
-  petersburgBlock: 0,
-  istanbulBlock: 0,
-  berlinBlock: 0,
-  londonBlock: 0,
+  ...BLOCK_FORKS_AT_GENESIS,
   shanghaiTime: 0,
   cancunTime: 0,
   pragueTime: 0,

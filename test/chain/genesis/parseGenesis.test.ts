@@ -8,21 +8,13 @@ import {
   DEFAULT_GENESIS_GAS_LIMIT,
 } from '../../../core/chain/genesis/index.ts';
 import { conformancePath, readJson } from '../../support/conformance.ts';
+import { BLOCK_FORKS_AT_GENESIS } from '../../support/genesisConfig.ts';
 import { EMPTY_TRIE_ROOT } from '../../../core/chain/header/index.ts';
 import { bytesToHex } from '../../../core/primitives/hex.ts';
 
 const londonConfig = {
   chainId: 2040,
-  homesteadBlock: 0,
-  eip150Block: 0,
-  eip155Block: 0,
-  eip158Block: 0,
-  byzantiumBlock: 0,
-  constantinopleBlock: 0,
-  petersburgBlock: 0,
-  istanbulBlock: 0,
-  berlinBlock: 0,
-  londonBlock: 0,
+  ...BLOCK_FORKS_AT_GENESIS,
 };
 
 const base = (over: Record<string, unknown> = {}, config: Record<string, unknown> = {}): Record<string, unknown> => ({

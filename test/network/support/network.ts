@@ -13,6 +13,7 @@ import { buildCliqueExtra } from '../../../core/consensus/clique/extraData.ts';
 import { bytesToHex } from '../../../core/primitives/hex.ts';
 import { keccak256 } from '../../../core/primitives/keccak.ts';
 import { addressFromPrivateKey } from '../../../core/primitives/secp256k1/index.ts';
+import { BLOCK_FORKS_AT_GENESIS } from '../../support/genesisConfig.ts';
 import { PartitionProxy } from './partitionProxy.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -72,16 +73,7 @@ export async function startNetwork(size: number, period: number): Promise<Networ
   const genesis = {
     config: {
       chainId: CHAIN_ID,
-      homesteadBlock: 0,
-      eip150Block: 0,
-      eip155Block: 0,
-      eip158Block: 0,
-      byzantiumBlock: 0,
-      constantinopleBlock: 0,
-      petersburgBlock: 0,
-      istanbulBlock: 0,
-      berlinBlock: 0,
-      londonBlock: 0,
+      ...BLOCK_FORKS_AT_GENESIS,
       shanghaiTime: 0,
       clique: { period, epoch: 30_000 },
     },
