@@ -20,6 +20,8 @@ import {
   type WalletClient,
 } from 'viem';
 import { mnemonicToAccount, nonceManager, privateKeyToAccount } from 'viem/accounts';
+// viem's own chain for a local dev node (id 1337), as a dapp developer picks it; the transports name the node's URL.
+import { localhost as chain } from 'viem/chains';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { compileToken, INSUFFICIENT_BALANCE } from './fixtures/erc20.ts';
 
@@ -28,12 +30,6 @@ const DEV_MNEMONIC = 'test test test test test test test test test test test jun
 /** Dev account 4, used only by the concurrent-send test so its nonces start at 0. */
 const DEV_KEY_4 = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a';
 const RECIPIENT = '0x000000000000000000000000000000000000dEaD';
-const chain = {
-  id: 1337,
-  name: 'xone-dev',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
-} as const;
 
 let node: DevNode;
 beforeAll(async () => {

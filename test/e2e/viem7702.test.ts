@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+// viem's own chain for a local dev node (id 1337), as a dapp developer picks it; the transports name the node's URL.
+import { localhost as chain } from 'viem/chains';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
 
 /** Dev accounts 6 (the EOA that delegates) and 7 (a sponsor that pays for it). */
@@ -13,12 +15,6 @@ const SPONSOR_KEY = '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7
 /** Runtime code: SSTORE(0, CALLVALUE + 1); STOP. Initcode copies the 7 bytes after its 12 bytes and returns them. */
 const RUNTIME = '0x346001016000' + '5500';
 const INITCODE = concat(['0x6008600c60003960086000f3', RUNTIME as Hex]);
-const chain = {
-  id: 1337,
-  name: 'xone-dev',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
-} as const;
 
 let node: DevNode;
 beforeAll(async () => {
