@@ -289,7 +289,7 @@ export class ChainService {
             const signer = this.engine.snapshot(parent.header, this.headerReader()).isSigner(coinbase);
             header = { ...header, coinbase: built.block.header.coinbase, nonce: signer ? NONCE_AUTH_VOTE : NONCE_DROP_VOTE };
           }
-          header = this.engine.seal(header, this.options.signerKey as Uint8Array);
+          header = this.engine.seal(header, this.options.signerKey as Uint8Array, this.signerAddress);
         }
         sealMs = performance.now() - s0;
         sealCpuMs = this.cpuNow() - sc0;

@@ -68,9 +68,13 @@ export class CliqueEngine implements ConsensusEngine {
     if (cached) return cached;
     const { seal } = parseCliqueExtra(header.extraData, header.number % this.epoch === 0n);
     const signer = recoverSealSigner(cliqueSealHash(header), seal, this.secp);
-    if (this.signerCache.size > 4096) this.signerCache.clear();
-    this.signerCache.set(key, signer);
+    this.rememberAuthor(header, signer);
     return signer;
+  }
+
+  private rememberAuthor(header: Header, signer: Uint8Array): void {
+    if (this.signerCache.size > 4096) this.signerCache.clear();
+    this.signerCache.set(bytesToHex(headerHash(header)), signer);
   }
 
   verifyHeader(header: Header, parent: Header, chain: HeaderReader): void {
@@ -202,8 +206,12 @@ export class CliqueEngine implements ConsensusEngine {
     };
   }
 
-  /** Signs a prepared header: returns it with the seal in the last 65 bytes of extraData. */
-  seal(header: Header, privateKey: Uint8Array): Header {
+  /**
+   * Signs a prepared header: returns it with the seal in the last 65 bytes of extraData. With `signer` (the key's
+   * address, which the producer knows) the sealed block's author is cached, so the signer snapshot on it (the next
+   * seal's) does not recover our own signature.
+   */
+  seal(header: Header, privateKey: Uint8Array, signer?: Uint8Array): Header {
     const sig = this.secp.sign(cliqueSealHash(header), privateKey);
     const extra = header.extraData.slice();
     const at = extra.length - EXTRA_SEAL;
@@ -212,6 +220,7 @@ export class CliqueEngine implements ConsensusEngine {
     extra[at + 64] = sig.recovery;
     const sealed: Header = { ...header, extraData: extra };
     delete sealed.rlp;
+    if (signer !== undefined) this.rememberAuthor(sealed, signer);
     return sealed;
   }
 
