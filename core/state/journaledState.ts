@@ -29,6 +29,13 @@ export class JournaledState {
   private readonly checkpoints: number[] = [];
   /** Slot values at the start of the current transaction (EIP-2200 "original value"), filled on first write. */
   private readonly original = new Map<string, Map<string, Uint8Array>>();
+  /**
+   * Values before the block's first write of each dirty key (UNKNOWN: never read before it was written), so
+   * `changes()` can leave out writes that end where they began (the Prague request contracts rewrite their zero slots
+   * every block, and a system call puts SYSTEM_ADDRESS back as it was).
+   */
+  private readonly committedAccounts = new Map<string, AccountState | null | typeof UNKNOWN>();
+  private readonly committedSlots = new Map<string, Map<string, Uint8Array>>();
 
   constructor(private readonly reader: StateReader) {}
 
@@ -72,8 +79,12 @@ export class JournaledState {
         else this.accounts.delete(key);
       });
     }
+    if (!this.dirtyAccounts.has(key)) {
+      const loaded = this.accounts.get(key);
+      this.committedAccounts.set(key, loaded === undefined ? UNKNOWN : loaded);
+      this.dirtyAccounts.add(key);
+    }
     this.accounts.set(key, account);
-    this.dirtyAccounts.add(key);
   }
 
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
@@ -114,7 +125,15 @@ export class JournaledState {
       dirty = new Set();
       this.dirtyStorage.set(addrKey, dirty);
     }
-    dirty.add(slotKey);
+    if (!dirty.has(slotKey)) {
+      let committed = this.committedSlots.get(addrKey);
+      if (committed === undefined) {
+        committed = new Map();
+        this.committedSlots.set(addrKey, committed);
+      }
+      committed.set(slotKey, prev);
+      dirty.add(slotKey);
+    }
   }
 
   /** The slot's value at the start of the current transaction. */
@@ -211,15 +230,27 @@ export class JournaledState {
    * root computation fills it in.
    */
   changes(): StateChanges {
-    const accounts = new Map<string, AccountState | null>();
-    for (const key of this.dirtyAccounts) accounts.set(key, this.accounts.get(key) ?? null);
     const storage = new Map<string, Map<string, Uint8Array>>();
     for (const [addrKey, slotKeys] of this.dirtyStorage) {
       if (slotKeys.size === 0) continue;
       const slots = this.storage.get(addrKey) as Map<string, Uint8Array>;
+      // A wiped account's slots are written in full (the wipe hides what was committed).
+      const committed = this.cleared.has(addrKey) ? undefined : this.committedSlots.get(addrKey);
       const out = new Map<string, Uint8Array>();
-      for (const slotKey of slotKeys) out.set(slotKey, slots.get(slotKey) as Uint8Array);
-      storage.set(addrKey, out);
+      for (const slotKey of slotKeys) {
+        const value = slots.get(slotKey) as Uint8Array;
+        const before = committed?.get(slotKey);
+        if (before === undefined || !sameBytes(before, value)) out.set(slotKey, value);
+      }
+      if (out.size > 0) storage.set(addrKey, out);
+    }
+    const accounts = new Map<string, AccountState | null>();
+    for (const key of this.dirtyAccounts) {
+      const account = this.accounts.get(key) ?? null;
+      const before = this.committedAccounts.get(key);
+      const unchanged =
+        before !== undefined && before !== UNKNOWN && sameAccount(before, account) && !storage.has(key) && !this.cleared.has(key);
+      if (!unchanged) accounts.set(key, account);
     }
     const storageCleared = new Set<string>();
     for (const key of this.cleared) storageCleared.add(key);
@@ -240,6 +271,8 @@ export class JournaledState {
     }
     this.dirtyAccounts.clear();
     this.dirtyStorage.clear();
+    this.committedAccounts.clear();
+    this.committedSlots.clear();
     this.cleared.clear();
     this.newCode.clear();
     this.journal.length = 0;
@@ -248,3 +281,17 @@ export class JournaledState {
 }
 
 const KECCAK_EMPTY_KEY = keyOf(KECCAK_EMPTY);
+
+/** `committedAccounts` for a key written before it was ever read. */
+const UNKNOWN = Symbol('unknown');
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameAccount(a: AccountState | null, b: AccountState | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.nonce === b.nonce && a.balance === b.balance && sameBytes(a.storageRoot, b.storageRoot) && sameBytes(a.codeHash, b.codeHash);
+}
