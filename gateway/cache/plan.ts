@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../config/types.ts';
 import { resolveBlockRef, toQuantity } from './blockRef.ts';
-import { canonicalJson } from './canonical.ts';
+import { canonicalJson } from '../rpc/canonical.ts';
 import { classify } from '../methods/classify.ts';
 import type { HeadState } from './head.ts';
 

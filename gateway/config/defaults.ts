@@ -64,6 +64,8 @@ export const DEFAULT_CONFIG: GatewayConfig = {
   head: { pollMs: 500, finalityDepth: 64, maxReorgDepth: 64, newHeads: true },
   health: { intervalMs: 2_000, maxHeadAgeMs: 60_000, maxLagBlocks: 5, errorRateThreshold: 0.5, retryAfterSec: 2 },
   retry: { attempts: 2 },
+  consensus: { methods: [], onSingleUpstream: 'refuse' },
+  hedge: { enabled: false, quantile: 0.95, minDelayMs: 10, maxDelayMs: 1_000, minSamples: 20 },
   log: { successSampleRate: 0.01 },
   redis: { url: '', prefix: 'xone:gw:' },
 };

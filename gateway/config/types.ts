@@ -77,6 +77,10 @@ export interface GatewayConfig {
   head: { pollMs: number; finalityDepth: number; maxReorgDepth: number; newHeads: boolean };
   health: { intervalMs: number; maxHeadAgeMs: number; maxLagBlocks: number; errorRateThreshold: number; retryAfterSec: number };
   retry: { attempts: number };
+  /** Methods answered only when two upstreams give the same answer (eRPC's consensus policy); idempotent reads only. */
+  consensus: { methods: string[]; onSingleUpstream: 'answer' | 'refuse' };
+  /** Hedged reads: another upstream is asked when the first has not answered within its latency quantile. */
+  hedge: { enabled: boolean; quantile: number; minDelayMs: number; maxDelayMs: number; minSamples: number };
   log: { successSampleRate: number };
   redis: { url: string; prefix: string };
 }

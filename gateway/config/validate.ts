@@ -1,6 +1,7 @@
 import { parseCidr } from '../address/ip.ts';
 import { bucketProblems } from './bucketBounds.ts';
 import { methodMatches } from '../methods/costs.ts';
+import { isIdempotent } from '../methods/classify.ts';
 import { DEFAULT_CONFIG, DEFAULT_DENY } from './defaults.ts';
 import type { GatewayConfig, TierConfig, UpstreamConfig } from './types.ts';
 
@@ -93,6 +94,26 @@ function checkTiers(raw: unknown, problems: string[]): Record<string, TierConfig
   return out;
 }
 
+/** The consensus and hedge sections: only reads may be asked twice, and the hedge delay bounds must make sense. */
+function integrityProblems(cfg: GatewayConfig): string[] {
+  const problems: string[] = [];
+  const { consensus, hedge } = cfg;
+  if (Array.isArray(consensus.methods))
+    consensus.methods.forEach((m, i) => {
+      const at = `consensus.methods[${i}]`;
+      if (typeof m !== 'string' || !/^[a-z][a-zA-Z0-9]*_([a-zA-Z0-9]+|\*)$/.test(m))
+        problems.push(`${at}: expected a method name or prefix_*`);
+      else if (!m.endsWith('*') && (!isIdempotent(m) || /filter/i.test(m)))
+        problems.push(`${at}: "${m}" may not be asked of two upstreams (not an idempotent read, or a filter call)`);
+    });
+  if (!['answer', 'refuse'].includes(consensus.onSingleUpstream)) problems.push('consensus.onSingleUpstream: expected answer or refuse');
+  if (!(hedge.quantile > 0 && hedge.quantile < 1)) problems.push('hedge.quantile: expected a number in (0, 1)');
+  if (!(hedge.maxDelayMs >= 1)) problems.push('hedge.maxDelayMs: expected >= 1');
+  if (hedge.minDelayMs > hedge.maxDelayMs) problems.push('hedge.minDelayMs: expected <= hedge.maxDelayMs');
+  if (!(Number.isInteger(hedge.minSamples) && hedge.minSamples >= 1)) problems.push('hedge.minSamples: expected an integer >= 1');
+  return problems;
+}
+
 /**
  * Builds the configuration from a raw object (file contents with env already applied) over the defaults. Fails fast
  * with a ConfigError listing every bad key rather than the first one.
@@ -142,6 +163,7 @@ export function buildConfig(raw: unknown): GatewayConfig {
     problems.push('limits.getLogsSplitBlocks: expected an integer >= 0 (0: never split)');
   if (cfg.limits.requestTimeoutMs < cfg.limits.headersTimeoutMs)
     problems.push('limits.requestTimeoutMs: expected >= limits.headersTimeoutMs');
+  problems.push(...integrityProblems(cfg));
   for (const [path, port] of [
     ['listen.port', cfg.listen.port],
     ['admin.port', cfg.admin.port],

@@ -14,6 +14,10 @@ export interface GatewayMetrics {
   cacheLookup(cls: string, result: 'hit' | 'miss' | 'coalesced' | 'bypass'): void;
   /** xone_gateway_upstream_requests_total{upstream,status} and xone_gateway_upstream_duration_seconds{upstream}. */
   upstreamRequest(upstream: string, status: string, seconds: number): void;
+  /** xone_gateway_upstream_hedges_total{result}: a hedged read asked a second upstream (`sent`), which answered first (`won`). */
+  hedge(result: 'sent' | 'won'): void;
+  /** xone_gateway_consensus_total{method,result}: a consensus call's outcome (`agree`, `disagree`, `single`, `unavailable`). */
+  consensus(method: string, result: 'agree' | 'disagree' | 'single' | 'unavailable'): void;
   /** xone_gateway_upstream_healthy{upstream} and xone_gateway_head_lag_blocks{upstream}. */
   upstreamHealth(upstream: string, healthy: boolean, lagBlocks: number): void;
   /** xone_gateway_head_block{tag}. */
@@ -48,6 +52,8 @@ export const noopMetrics: GatewayMetrics = {
   cacheLookup() {},
   upstreamRequest() {},
   upstreamHealth() {},
+  hedge() {},
+  consensus() {},
   head() {},
   wsMessage() {},
   wsSubscriptions() {},

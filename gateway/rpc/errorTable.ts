@@ -18,6 +18,8 @@ export const RPC_ERRORS = {
   unauthorized: { code: -32000, message: 'unauthorized', http: 401 },
   /** The upstream(s) cannot serve: none healthy, all overloaded, or timed out. */
   unavailable: { code: -32002, message: 'resource unavailable', http: 503 },
+  /** Two upstreams asked for a `consensus.methods` call gave different answers (no answer is trusted). */
+  disagreement: { code: -32002, message: 'resource unavailable: upstreams disagree', http: 503 },
   /** Method denied by the tier or key policy (EIP-1474 "method not supported"). */
   methodNotAllowed: { code: -32004, message: 'method not supported', http: 200 },
   /** A rate bucket refused the call; data = {scope, limit, remaining, retryAfterMs, cost}. */

@@ -15,8 +15,9 @@ export interface BreakerOptions {
 
 /**
  * One upstream's circuit breaker. Closed, it keeps the last `window` outcomes and opens when their failure share passes
- * the threshold; open, it refuses traffic for `openMs`, then turns half-open: traffic is tried again, the first success
- * closes it with an empty window, the first failure reopens it. A successful health probe closes it at once
+ * the threshold; open, it refuses traffic for `openMs`, then turns half-open: one trial request at a time is let
+ * through (`admits`/`beginTrial`; the rest go to other upstreams), its success closes it with an empty window, its
+ * failure reopens it. A successful health probe closes it at once
  * (`reset`), so an upstream that is back after an outage is routable on the next probe instead of after the failures
  * have scrolled out of the window (issue #17 item 7: 503s for ~17 s after an outage).
  */
@@ -24,6 +25,8 @@ export class CircuitBreaker {
   private readonly outcomes: boolean[] = [];
   private failures = 0;
   private openedAt = -1;
+  /** When the half-open trial request started (-1: none in flight). */
+  private trialAt = -1;
   private readonly window: number;
   private readonly minSamples: number;
 
@@ -42,8 +45,23 @@ export class CircuitBreaker {
     return this.outcomes.length < this.minSamples ? 0 : this.failures / this.outcomes.length;
   }
 
+  /** Whether a request may go now: closed yes, open no, half-open only when no trial is in flight. */
+  admits(now: number): boolean {
+    const state = this.state(now);
+    if (state === 'closed') return true;
+    if (state === 'open') return false;
+    // A trial that never reported (its outcome was lost) stops blocking after another openMs.
+    return this.trialAt < 0 || now - this.trialAt >= this.opts.openMs;
+  }
+
+  /** Marks the request about to go as the half-open trial (no-op unless half-open). */
+  beginTrial(now: number): void {
+    if (this.state(now) === 'halfOpen') this.trialAt = now;
+  }
+
   record(ok: boolean, now: number): void {
     const state = this.state(now);
+    this.trialAt = -1;
     if (state === 'halfOpen') {
       if (ok) this.reset();
       else this.openedAt = now;
@@ -60,5 +78,6 @@ export class CircuitBreaker {
     this.outcomes.length = 0;
     this.failures = 0;
     this.openedAt = -1;
+    this.trialAt = -1;
   }
 }

@@ -1,6 +1,8 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { GatewayConfig } from '../config/types.ts';
-import { isIdempotent } from '../methods/classify.ts';
+import { canonicalJson, shortHash } from '../rpc/canonical.ts';
+import { isIdempotent, KNOWN_METHODS } from '../methods/classify.ts';
+import { methodMatches } from '../methods/costs.ts';
 import type { GatewayMetrics } from '../metrics/types.ts';
 import { GatewayError } from '../rpc/gatewayError.ts';
 import type { JsonRpcErrorObject } from '../rpc/types.ts';
@@ -16,6 +18,10 @@ export interface ForwardResult {
   status: number;
   ms: number;
 }
+
+/** What one request to one upstream came to (UpstreamPool.attempt). */
+type Attempt =
+  { done: ForwardResult } | { last: { name: string; problem: string }; stop: boolean; limited?: GatewayError; fallback?: ForwardResult };
 
 /** One call of a client batch to forward (see forwardBatch). */
 export interface BatchItem {
@@ -55,7 +61,7 @@ export class UpstreamPool {
   private rr = 0;
 
   constructor(
-    private readonly cfg: Pick<GatewayConfig, 'upstreams' | 'health' | 'retry'>,
+    private readonly cfg: Pick<GatewayConfig, 'upstreams' | 'health' | 'retry' | 'consensus' | 'hedge'>,
     private readonly metrics: GatewayMetrics,
     fetchFn: FetchLike,
     private readonly now: () => number = () => Date.now(),
@@ -86,7 +92,8 @@ export class UpstreamPool {
    * the others tried (their "not found" answer is then retried elsewhere).
    */
   private pick(tried: Set<Upstream>, minBlock?: number): Upstream | undefined {
-    let fit = this.upstreams.filter((u) => !tried.has(u) && this.unfitReason(u) === undefined);
+    const now = this.now();
+    let fit = this.upstreams.filter((u) => !tried.has(u) && this.unfitReason(u) === undefined && u.breaker.admits(now));
     if (minBlock !== undefined) {
       const holding = fit.filter((u) => u.head >= minBlock);
       if (holding.length > 0) fit = holding;
@@ -95,6 +102,7 @@ export class UpstreamPool {
     const start = this.rr++ % fit.length;
     let best = fit[start] as Upstream;
     for (const u of fit) if (u.load < best.load) best = u;
+    best.breaker.beginTrial(now);
     return best;
   }
 
@@ -110,6 +118,7 @@ export class UpstreamPool {
    */
   async forward(method: string, params: unknown, deadlineMs: number, minBlock?: number): Promise<ForwardResult> {
     if (FILTER_USE.has(method)) return this.forwardFilterCall(method, params, deadlineMs);
+    if (this.needsConsensus(method)) return this.agreed(method, params, deadlineMs, minBlock);
     const fr = await this.forwardAny(method, params, deadlineMs, undefined, minBlock);
     if (FILTER_CREATE.has(method) && fr.result !== undefined) {
       const index = this.upstreams.findIndex((u) => u.name === fr.upstream);
@@ -193,6 +202,7 @@ export class UpstreamPool {
     // this a filter made while the first upstream is down failed whenever that upstream's breaker was not open.
     const idempotent = isIdempotent(method) || FILTER_CREATE.has(method);
     const attempts = only ? 1 : 1 + this.cfg.retry.attempts;
+    const hedged = !only && this.cfg.hedge.enabled && batchable(method);
     const tried = new Set<Upstream>(only ? this.upstreams.filter((u) => u !== only) : []);
     const end = this.now() + deadlineMs;
     let last: { name: string; problem: string } | undefined;
@@ -200,55 +210,189 @@ export class UpstreamPool {
       const u = this.pick(tried, minBlock);
       if (!u) break;
       tried.add(u);
-      const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
-      let reply;
-      try {
-        reply = await u.send(body, end - this.now());
-      } catch (err) {
-        u.record(false);
-        this.metrics.upstreamRequest(u.name, 'network', 0);
-        last = { name: u.name, problem: err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 200) : 'error' };
-        if (this.now() >= end || (!idempotent && !neverSent(err))) break;
-        continue;
-      }
-      this.metrics.upstreamRequest(u.name, String(reply.status), reply.ms / 1000);
-      const rpc = reply.body as { result?: unknown; error?: JsonRpcErrorObject } | undefined;
-      if (reply.status === 429) {
-        u.record(true);
-        last = { name: u.name, problem: 'HTTP 429' };
-        if (idempotent && a + 1 < attempts) continue;
-        const ms = Number(reply.retryAfter ?? 1) * 1000;
-        throw new GatewayError(
-          'limitExceeded',
-          'limit exceeded',
-          { scope: 'upstream', retryAfterMs: ms },
-          reply.retryAfter ? { 'Retry-After': reply.retryAfter } : {},
-        );
-      }
-      if (reply.status >= 500 || !rpc || typeof rpc !== 'object' || !('result' in rpc || 'error' in rpc)) {
-        u.record(false);
-        last = { name: u.name, problem: `HTTP ${reply.status}` };
-        if (!idempotent) break;
-        continue;
-      }
-      u.record(true);
-      if (rpc.result !== undefined) this.learnHead(u, method, rpc.result);
-      // A call pinned to a block this upstream does not hold yet (a follower a block behind): another one may.
-      if (minBlock !== undefined && rpc.error && MISSING_BLOCK.test(rpc.error.message ?? '') && a + 1 < attempts) {
-        last = { name: u.name, problem: `block ${minBlock} not held` };
-        continue;
-      }
-      if (method === 'eth_sendRawTransaction' && rpc.error) {
-        const message = rpc.error.message ?? '';
-        // A resend is a success when the node has the transaction, in its pool or (mined since) on chain.
-        if (ALREADY_KNOWN.test(message) || (NONCE_TOO_LOW.test(message) && (await this.holdsTransaction(u, txHash(params), end))))
-          return { result: txHash(params), upstream: u.name, status: reply.status, ms: reply.ms };
-      }
-      return rpc.error
-        ? { error: rpc.error, upstream: u.name, status: reply.status, ms: reply.ms }
-        : { result: rpc.result, upstream: u.name, status: reply.status, ms: reply.ms };
+      const o = hedged
+        ? await this.hedgedAttempt(u, tried, method, params, end, minBlock)
+        : await this.attempt(u, method, params, end, idempotent, minBlock);
+      if ('done' in o) return o.done;
+      last = o.last;
+      const more = a + 1 < attempts;
+      if (o.limited && !(idempotent && more)) throw o.limited;
+      if (o.fallback && !more) return o.fallback;
+      if (o.stop) break;
     }
     throw this.unavailable(last);
+  }
+
+  /**
+   * One request to `u` and what it means: an answer (`done`), or a failure with whether trying another upstream
+   * makes sense (`stop`), the 429 to throw when no retry follows (`limited`), and the answer to give when no other
+   * upstream is left (`fallback`: a "block not held" error from a follower).
+   */
+  private async attempt(
+    u: Upstream,
+    method: string,
+    params: unknown,
+    end: number,
+    idempotent: boolean,
+    minBlock?: number,
+  ): Promise<Attempt> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    let reply;
+    try {
+      reply = await u.send(body, end - this.now());
+    } catch (err) {
+      u.record(false);
+      this.metrics.upstreamRequest(u.name, 'network', 0);
+      const last = { name: u.name, problem: err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 200) : 'error' };
+      return { last, stop: this.now() >= end || (!idempotent && !neverSent(err)) };
+    }
+    this.metrics.upstreamRequest(u.name, String(reply.status), reply.ms / 1000);
+    const rpc = reply.body as { result?: unknown; error?: JsonRpcErrorObject } | undefined;
+    if (reply.status === 429) {
+      u.record(true);
+      const ms = Number(reply.retryAfter ?? 1) * 1000;
+      const limited = new GatewayError(
+        'limitExceeded',
+        'limit exceeded',
+        { scope: 'upstream', retryAfterMs: ms },
+        reply.retryAfter ? { 'Retry-After': reply.retryAfter } : {},
+      );
+      return { last: { name: u.name, problem: 'HTTP 429' }, stop: false, limited };
+    }
+    if (reply.status >= 500 || !rpc || typeof rpc !== 'object' || !('result' in rpc || 'error' in rpc)) {
+      u.record(false);
+      return { last: { name: u.name, problem: `HTTP ${reply.status}` }, stop: !idempotent };
+    }
+    u.record(true);
+    u.latency.observe(reply.ms);
+    if (rpc.result !== undefined) this.learnHead(u, method, rpc.result);
+    const base = { upstream: u.name, status: reply.status, ms: reply.ms };
+    const answer: ForwardResult = rpc.error ? { ...base, error: rpc.error } : { ...base, result: rpc.result };
+    // A call pinned to a block this upstream does not hold yet (a follower a block behind): another one may.
+    if (minBlock !== undefined && rpc.error && MISSING_BLOCK.test(rpc.error.message ?? ''))
+      return { last: { name: u.name, problem: `block ${minBlock} not held` }, stop: false, fallback: answer };
+    if (method === 'eth_sendRawTransaction' && rpc.error) {
+      const message = rpc.error.message ?? '';
+      // A resend is a success when the node has the transaction, in its pool or (mined since) on chain.
+      if (ALREADY_KNOWN.test(message) || (NONCE_TOO_LOW.test(message) && (await this.holdsTransaction(u, txHash(params), end))))
+        return { done: { ...base, result: txHash(params) } };
+    }
+    return { done: answer };
+  }
+
+  /**
+   * A read sent to `u`, and to a second upstream too when `u` has not answered within its latency quantile
+   * (`hedge.quantile` of its recent successful answers, clamped to [minDelayMs, maxDelayMs]; maxDelayMs until it has
+   * `minSamples` of them). The first answer wins; the other request is left to finish (its outcome still counts in
+   * its upstream's breaker). Never used for transactions or filter calls (`batchable`).
+   */
+  private async hedgedAttempt(
+    u: Upstream,
+    tried: Set<Upstream>,
+    method: string,
+    params: unknown,
+    end: number,
+    minBlock?: number,
+  ): Promise<Attempt> {
+    const h = this.cfg.hedge;
+    const q = u.latency.quantile(h.quantile, h.minSamples) ?? h.maxDelayMs;
+    const delay = Math.min(h.maxDelayMs, Math.max(h.minDelayMs, q));
+    const first = this.attempt(u, method, params, end, true, minBlock);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), delay)));
+    const early = await Promise.race([first, late]);
+    clearTimeout(timer);
+    if (early !== undefined) return early;
+    const other = this.pick(tried, minBlock);
+    if (!other) return first;
+    tried.add(other);
+    this.metrics.hedge('sent');
+    const second = this.attempt(other, method, params, end, true, minBlock);
+    const tagged = [first.then((o) => ({ o, i: 0 })), second.then((o) => ({ o, i: 1 }))];
+    const winner = await Promise.race(tagged);
+    if ('done' in winner.o) {
+      if (winner.i === 1) this.metrics.hedge('won');
+      return winner.o;
+    }
+    const loser = await (tagged[1 - winner.i] as Promise<{ o: Attempt; i: number }>);
+    if ('done' in loser.o && loser.i === 1) this.metrics.hedge('won');
+    return 'done' in loser.o ? loser.o : { ...loser.o, fallback: loser.o.fallback ?? winner.o.fallback };
+  }
+
+  /** Whether a call may travel in an upstream batch: `batchable`, and not one that needs two upstreams' answers. */
+  canBatch(method: string): boolean {
+    return batchable(method) && !this.needsConsensus(method);
+  }
+
+  /** Whether `method` is answered only when two upstreams agree (`consensus.methods`). */
+  private needsConsensus(method: string): boolean {
+    const m = this.cfg.consensus.methods;
+    return m.length > 0 && batchable(method) && methodMatches(method, m);
+  }
+
+  /**
+   * Asks two upstreams (each pinned like a single call, each tried once; a failed one is replaced by another fit
+   * upstream) and answers only when both gave the same result or error (canonical JSON). A disagreement is counted
+   * (`xone_gateway_consensus_total{result="disagree"}`), its upstreams and answer hashes go to the call's log line
+   * (`upstream_error`), and the caller gets -32002 `resource unavailable: upstreams disagree` (HTTP 503 when it is
+   * the whole request, with Retry-After). With one answer only, `consensus.onSingleUpstream` decides.
+   */
+  private async agreed(method: string, params: unknown, deadlineMs: number, minBlock?: number): Promise<ForwardResult> {
+    const end = this.now() + deadlineMs;
+    const answers: ForwardResult[] = [];
+    const tried = new Set<Upstream>();
+    let last: { name: string; problem: string } | undefined;
+    while (answers.length < 2) {
+      const picks: Upstream[] = [];
+      for (let i = answers.length; i < 2; i++) {
+        const u = this.pick(tried, minBlock);
+        if (!u) break;
+        tried.add(u);
+        picks.push(u);
+      }
+      if (picks.length === 0) break;
+      const settled = await Promise.allSettled(
+        picks.map((u) => this.forwardAny(method, params, Math.max(1, end - this.now()), u, minBlock)),
+      );
+      for (const s of settled) {
+        if (s.status === 'fulfilled') answers.push(s.value);
+        else if (s.reason instanceof GatewayError && s.reason.upstream) last = s.reason.upstream;
+        else if (s.reason instanceof GatewayError && s.reason.kind === 'limitExceeded') last = { name: '?', problem: 'HTTP 429' };
+      }
+    }
+    const label = KNOWN_METHODS.has(method) ? method : 'other';
+    const [a, b] = answers;
+    if (!a) {
+      this.metrics.consensus(label, 'unavailable');
+      throw this.unavailable(last);
+    }
+    if (!b) {
+      if (this.cfg.consensus.onSingleUpstream === 'answer') {
+        this.metrics.consensus(label, 'single');
+        return a;
+      }
+      this.metrics.consensus(label, 'unavailable');
+      const problem = `consensus: only ${a.upstream} answered${last ? ` (${last.name}: ${last.problem})` : ''}`;
+      throw new GatewayError('unavailable', 'resource unavailable: consensus needs two upstreams', undefined, this.retryAfter(), {
+        name: a.upstream,
+        problem: problem.slice(0, 200),
+      });
+    }
+    const ca = canonicalJson(a.error ? { error: a.error } : { result: a.result });
+    const cb = canonicalJson(b.error ? { error: b.error } : { result: b.result });
+    if (ca === cb) {
+      this.metrics.consensus(label, 'agree');
+      return a;
+    }
+    this.metrics.consensus(label, 'disagree');
+    throw new GatewayError('disagreement', undefined, undefined, this.retryAfter(), {
+      name: `${a.upstream},${b.upstream}`,
+      problem: `consensus: ${a.upstream} answered ${shortHash(ca)}, ${b.upstream} answered ${shortHash(cb)}`,
+    });
+  }
+
+  private retryAfter(): Record<string, string> {
+    return { 'Retry-After': String(this.cfg.health.retryAfterSec) };
   }
 
   /** Whether `u` knows the transaction `hash` (eth_getTransactionByHash is not null); false when it cannot say. */

@@ -1,6 +1,7 @@
 import type { UpstreamConfig } from '../config/types.ts';
 import { CircuitBreaker, type BreakerOptions } from './circuitBreaker.ts';
 import { queueingGate, type ConcurrencyGate, type GateFactory } from './concurrencyGate.ts';
+import { LatencyWindow } from './latencyWindow.ts';
 
 /** A raw answer from an upstream: HTTP status, the parsed body (if any), and the time it took. */
 export interface UpstreamReply {
@@ -36,6 +37,8 @@ export class Upstream {
   readonly name: string;
   private readonly limit: ConcurrencyGate;
   readonly breaker: CircuitBreaker;
+  /** Durations of its recent successful answers (the hedge delay is a quantile of them). */
+  readonly latency = new LatencyWindow();
   head = -1;
   headAt = 0;
   syncing = false;

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../cache/canonical.ts';
+import { canonicalJson } from '../rpc/canonical.ts';
 import { GatewayError } from '../rpc/gatewayError.ts';
 import type { JsonRpcErrorObject } from '../rpc/types.ts';
 

@@ -59,6 +59,18 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
   const lag = new Gauge({ name: 'xone_gateway_head_lag_blocks', help: 'Blocks behind the best upstream', labelNames: ['upstream'], ...r });
   const head = new Gauge({ name: 'xone_gateway_head_block', help: 'Served head per tag (monotonic, shared)', labelNames: ['tag'], ...r });
   const ws = new Counter({ name: 'xone_gateway_ws_messages_total', help: 'WebSocket messages proxied', labelNames: ['direction'], ...r });
+  const hedges = new Counter({
+    name: 'xone_gateway_upstream_hedges_total',
+    help: 'Hedged reads: second upstream asked (sent), answered first (won)',
+    labelNames: ['result'],
+    ...r,
+  });
+  const consensus = new Counter({
+    name: 'xone_gateway_consensus_total',
+    help: 'Consensus calls by method and outcome (agree, disagree, single, unavailable)',
+    labelNames: ['method', 'result'],
+    ...r,
+  });
   const wsSockets = new Gauge({ name: 'xone_gateway_ws_upstream_sockets', help: 'Shared upstream WebSockets open (subscriptions)', ...r });
   const wsUpSubs = new Gauge({
     name: 'xone_gateway_ws_upstream_subscriptions',
@@ -123,6 +135,8 @@ export function createPromMetrics(opts: { defaults?: boolean } = {}): { metrics:
     },
     head: (tag, block) => head.set({ tag }, block),
     wsMessage: (direction) => ws.inc({ direction }),
+    hedge: (result) => hedges.inc({ result }),
+    consensus: (method, result) => consensus.inc({ method, result }),
     wsSubscriptions(sockets, up, clients) {
       wsSockets.set(sockets);
       wsUpSubs.set(up);

@@ -1,5 +1,5 @@
 import { KNOWN_METHODS } from '../../methods/classify.ts';
-import { canonicalJson, shortHash } from '../../cache/canonical.ts';
+import { canonicalJson, shortHash } from '../../rpc/canonical.ts';
 import type { Identity } from '../../env.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
 import { RPC_ERRORS } from '../../rpc/errorTable.ts';

@@ -1,4 +1,4 @@
-import { batchable, type BatchItem, type ForwardResult, type UpstreamPool } from '../../upstream/pool.ts';
+import { type BatchItem, type ForwardResult, type UpstreamPool } from '../../upstream/pool.ts';
 
 /** How one call reaches the upstreams: `forward` when it needs an upstream, `skip` when it will not (idempotent). */
 export interface ForwardSlot {
@@ -44,7 +44,7 @@ export class BatchCollector {
     };
     return {
       forward: (method, params, deadlineMs, minBlock) => {
-        if (!report() || !batchable(method)) {
+        if (!report() || !this.pool.canBatch(method)) {
           this.settle();
           return this.pool.forward(method, params, deadlineMs, minBlock);
         }
