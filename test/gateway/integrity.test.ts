@@ -23,9 +23,10 @@ const [sender, ...others] = devAccounts(8).slice(3);
 const RECIPIENT = '0x00000000000000000000000000000000000000b0';
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startDevNode(), startDevNode()]);
+  // Two nodes starting at once on a loaded 2-core host: more than the default minute each.
+  [a, b] = await Promise.all([startDevNode([], 150_000), startDevNode([], 150_000)]);
   [pa, pb] = await Promise.all([startFaultProxy(a.url), startFaultProxy(b.url)]);
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await Promise.all([pa?.stop(), pb?.stop()]);
   await Promise.all([a?.stop(), b?.stop()]);
