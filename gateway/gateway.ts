@@ -41,8 +41,10 @@ export interface GatewayPorts {
   /** Shared L2 cache tier. */
   sharedCache?: CacheStore;
   keyStore?: KeyStore;
-  /** Where per-key usage is kept (Redis on Node). Absent: this instance's memory. */
+  /** Where per-key usage is kept (Redis on Node, a Durable Object per key on Workers). Absent: this instance's memory. */
   usageStore?: UsageStore;
+  /** False where timers die with their request (Workers): usage is flushed through `usage.flushDue()` instead. */
+  backgroundTimers?: boolean;
   /** How calls wait for an upstream's concurrency slot (default: a queue; Workers: none, see concurrencyGate.ts). */
   upstreamGate?: GateFactory;
   random?: () => number;
@@ -100,7 +102,7 @@ export function createGateway(config: GatewayConfig, ports: GatewayPorts): Gatew
         negativeTtlMs: config.identity.negativeKeyCacheTtlMs,
       })
     : undefined;
-  const usage = new UsageRecorder({ store: ports.usageStore ?? new MemoryUsageStore(), metrics });
+  const usage = new UsageRecorder({ store: ports.usageStore ?? new MemoryUsageStore(), metrics, timers: ports.backgroundTimers });
   const appDeps: AppDeps = {
     config,
     pool,

@@ -10,6 +10,7 @@ import type { WorkerEnv } from './env.ts';
 import { DurableObjectKeyStore } from './objects/doKeyStore.ts';
 import { DurableObjectLimiter } from './objects/doLimiter.ts';
 import { DurableObjectSharedHead } from './objects/doSharedHead.ts';
+import { DurableObjectUsageStore } from './objects/doUsageStore.ts';
 import type { WorkersCache } from './types.ts';
 import { WorkersCacheStore } from './workersCache.ts';
 
@@ -72,6 +73,8 @@ export function buildWorkerGateway(env: WorkerEnv, cache: WorkersCache): WorkerG
     sharedCache: new WorkersCacheStore(cache, env.FINAL_CACHE, config.cache.finalizedTtlMs),
     keyStore,
     upstreamGate: immediateGate,
+    usageStore: new DurableObjectUsageStore(env.USAGE),
+    backgroundTimers: false,
   });
   let last = 0;
   let running: Promise<void> | undefined;

@@ -9,6 +9,8 @@ export interface WorkerEnv {
   KEYS: DurableObjectNamespace;
   HEAD: DurableObjectNamespace;
   FINAL_CACHE: DurableObjectNamespace;
+  /** Per-key usage (UsageObject, one per key). */
+  USAGE: DurableObjectNamespace;
   /** The gateway config (same schema as the Node config file), as JSON. */
   GATEWAY_CONFIG?: string;
   /** Secrets. */

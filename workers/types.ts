@@ -24,7 +24,7 @@ export interface DurableObjectStorage {
   put<T>(key: string, value: T): Promise<void>;
   put<T>(entries: Record<string, T>): Promise<void>;
   delete(key: string): Promise<boolean>;
-  list<T>(options?: { prefix?: string; limit?: number }): Promise<Map<string, T>>;
+  list<T>(options?: { prefix?: string; start?: string; end?: string; limit?: number }): Promise<Map<string, T>>;
 }
 
 /** The state a Durable Object is constructed with. */

@@ -29,6 +29,17 @@ export interface UsageStore {
   read(keyId: string, days: readonly string[]): Promise<UsageByDay>;
 }
 
+/** A write that reached the store for some deltas only: `unwritten` are kept for the next flush (no double count). */
+export class UsageWriteError extends Error {
+  constructor(
+    readonly unwritten: readonly UsageDelta[],
+    cause: unknown,
+  ) {
+    super(`usage write failed for ${unwritten.length} cells`, { cause });
+    this.name = 'UsageWriteError';
+  }
+}
+
 /** The UTC day of an epoch-ms instant. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 

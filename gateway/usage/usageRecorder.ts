@@ -2,7 +2,16 @@ import type { Identity } from '../env.ts';
 import { KNOWN_METHODS } from '../methods/classify.ts';
 import type { GatewayMetrics } from '../metrics/types.ts';
 import type { RpcCall } from '../rpc/types.ts';
-import { addCounts, lastDays, utcDay, type UsageByDay, type UsageCounts, type UsageDelta, type UsageStore } from './types.ts';
+import {
+  addCounts,
+  lastDays,
+  UsageWriteError,
+  utcDay,
+  type UsageByDay,
+  type UsageCounts,
+  type UsageDelta,
+  type UsageStore,
+} from './types.ts';
 
 /** Options of the recorder. */
 export interface UsageRecorderOptions {
@@ -12,8 +21,18 @@ export interface UsageRecorderOptions {
   flushMs?: number;
   /** Cells held while the store cannot be written (beyond it the oldest are dropped and counted as lost). */
   maxPending?: number;
+  /**
+   * False where timers do not outlive the request that set them (Workers): nothing is scheduled here, and the adapter
+   * keeps `flushDue()` alive after each answer (ctx.waitUntil) instead. Default true (Node: a timer per `flushMs`).
+   */
+  timers?: boolean;
   now?: () => number;
 }
+
+/** An armed Workers flush older than this is taken as lost (its request's context was cut short) and re-armed. */
+const STALE_FLUSH_MS = 30_000;
+/** Flush rounds one armed flush runs at most (a waitUntil is bounded; the next request arms the next one). */
+const MAX_ROUNDS = 10;
 
 /**
  * Per-key usage accounting (issue #17): every answered call of a keyed caller adds to its (key, UTC day, method)
@@ -27,6 +46,8 @@ export class UsageRecorder {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> | undefined;
   private readonly now: () => number;
+  private lastFlushAt = 0;
+  private armedAt = 0;
 
   constructor(private readonly opts: UsageRecorderOptions) {
     this.now = opts.now ?? (() => Date.now());
@@ -76,12 +97,44 @@ export class UsageRecorder {
     this.pending = new Map();
     this.flushing = this.opts.store.add(batch).then(
       () => undefined,
-      () => {
-        for (const d of batch) this.add(d.keyId, d.day, d.method, d, false, true);
-      },
+      (err: unknown) => this.keep(err, batch),
     );
     await this.flushing;
     this.flushing = undefined;
+  }
+
+  /**
+   * Workers (no timers, `timers: false`): the flush the current request should keep alive after its answer
+   * (ctx.waitUntil), or undefined when nothing is pending or a flush is already armed. It waits until `flushMs` after
+   * the last write, then writes what is pending, again while more arrives (up to 10 rounds), all in the context of
+   * the request that armed it: no request ever waits on another request's I/O (workerd cancels such waits).
+   */
+  flushDue(): Promise<void> | undefined {
+    const now = this.now();
+    if (this.pending.size === 0 || (this.armedAt !== 0 && now - this.armedAt < STALE_FLUSH_MS)) return undefined;
+    this.armedAt = now;
+    const flushMs = this.opts.flushMs ?? 1_000;
+    const round = async (left: number): Promise<void> => {
+      const wait = this.lastFlushAt + flushMs - this.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (this.pending.size === 0) return;
+      const batch = [...this.pending.values()];
+      this.pending = new Map();
+      this.lastFlushAt = this.now();
+      try {
+        await this.opts.store.add(batch);
+      } catch (err) {
+        this.keep(err, batch);
+        return;
+      }
+      if (left > 1) await round(left - 1);
+    };
+    return round(MAX_ROUNDS).finally(() => (this.armedAt = 0));
+  }
+
+  /** A failed write keeps what it did not write for the next flush. */
+  private keep(err: unknown, batch: readonly UsageDelta[]): void {
+    for (const d of err instanceof UsageWriteError ? err.unwritten : batch) this.add(d.keyId, d.day, d.method, d, false, true);
   }
 
   async close(): Promise<void> {
@@ -100,7 +153,7 @@ export class UsageRecorder {
       if (this.pending.size >= (this.opts.maxPending ?? 100_000)) this.pending.delete(this.pending.keys().next().value as string);
       this.pending.set(name, { keyId, day, method, calls: counts.calls, computeUnits: counts.computeUnits, refused: counts.refused });
     }
-    if (schedule && !this.timer) {
+    if (schedule && !this.timer && this.opts.timers !== false) {
       this.timer = setTimeout(() => void this.flush(), this.opts.flushMs ?? 1_000);
       // Node: a pending flush does not keep the process alive (close() flushes). Workers timers have no unref.
       (this.timer as { unref?: () => void }).unref?.();

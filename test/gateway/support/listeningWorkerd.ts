@@ -15,7 +15,13 @@ export async function startListeningWorkerd(
     compatibilityDate: '2026-04-20',
     host: '127.0.0.1',
     port,
-    durableObjects: { RATE_BUCKETS: 'RateBucketObject', KEYS: 'KeyStoreObject', HEAD: 'HeadObject', FINAL_CACHE: 'FinalCacheObject' },
+    durableObjects: {
+      RATE_BUCKETS: 'RateBucketObject',
+      KEYS: 'KeyStoreObject',
+      HEAD: 'HeadObject',
+      FINAL_CACHE: 'FinalCacheObject',
+      USAGE: 'UsageObject',
+    },
     handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
       if (process.env.XONE_WORKERD_LOG && (!message.startsWith('{"ts"') || message.includes('upstream_error":"')))
         console.error(level, message);

@@ -13,7 +13,13 @@ export async function startWorkerdTarget(upstreamUrl: string, entry: string): Pr
     // The code is passed in, not its path: workerd refuses the bundle's source-map paths that leave its directory.
     modules: [{ type: 'ESModule', path: 'entry.js', contents: readFileSync(entry, 'utf8') }],
     compatibilityDate: '2026-04-20',
-    durableObjects: { RATE_BUCKETS: 'RateBucketObject', KEYS: 'KeyStoreObject', HEAD: 'HeadObject', FINAL_CACHE: 'FinalCacheObject' },
+    durableObjects: {
+      RATE_BUCKETS: 'RateBucketObject',
+      KEYS: 'KeyStoreObject',
+      HEAD: 'HeadObject',
+      FINAL_CACHE: 'FinalCacheObject',
+      USAGE: 'UsageObject',
+    },
     // The Worker logs each call as one console JSON line; collect those (and drop them from the test output).
     handleStructuredLogs: ({ message }: { message: string }) => {
       if (!message.startsWith('{"ts"')) return;
