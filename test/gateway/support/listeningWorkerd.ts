@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Miniflare } from 'miniflare';
 import { freePort } from '../../support/redis.ts';
+import { WORKER_DURABLE_OBJECTS } from '../../workers/support/bundle.ts';
 
 /** The Worker bundle in workerd (Miniflare) listening on a real 127.0.0.1 port, for clients outside the process (a browser). */
 export async function startListeningWorkerd(
@@ -15,13 +16,7 @@ export async function startListeningWorkerd(
     compatibilityDate: '2026-04-20',
     host: '127.0.0.1',
     port,
-    durableObjects: {
-      RATE_BUCKETS: 'RateBucketObject',
-      KEYS: 'KeyStoreObject',
-      HEAD: 'HeadObject',
-      FINAL_CACHE: 'FinalCacheObject',
-      USAGE: 'UsageObject',
-    },
+    durableObjects: WORKER_DURABLE_OBJECTS,
     handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
       if (process.env.XONE_WORKERD_LOG && (!message.startsWith('{"ts"') || message.includes('upstream_error":"')))
         console.error(level, message);

@@ -13,6 +13,15 @@ export const WRANGLER_ENV = {
   WRANGLER_HIDE_BANNER: 'true',
 };
 
+/** The Durable Object bindings of workers/wrangler.jsonc, for Miniflare. */
+export const WORKER_DURABLE_OBJECTS = {
+  RATE_BUCKETS: 'RateBucketObject',
+  KEYS: 'KeyStoreObject',
+  HEAD: 'HeadObject',
+  FINAL_CACHE: 'FinalCacheObject',
+  USAGE: 'UsageObject',
+};
+
 /** A bundled Worker: its directory, the entry file, and its sizes. */
 export interface WorkerBundle {
   dir: string;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Miniflare } from 'miniflare';
 import { SUITE_ADMIN_TOKEN, suiteConfig, type GatewayTarget } from './behaviourSuite.ts';
+import { WORKER_DURABLE_OBJECTS } from './bundle.ts';
 
 /**
  * The suite's gateway on workerd: the bundle wrangler produced, run by Miniflare with the wrangler.jsonc bindings
@@ -13,13 +14,7 @@ export async function startWorkerdTarget(upstreamUrl: string, entry: string): Pr
     // The code is passed in, not its path: workerd refuses the bundle's source-map paths that leave its directory.
     modules: [{ type: 'ESModule', path: 'entry.js', contents: readFileSync(entry, 'utf8') }],
     compatibilityDate: '2026-04-20',
-    durableObjects: {
-      RATE_BUCKETS: 'RateBucketObject',
-      KEYS: 'KeyStoreObject',
-      HEAD: 'HeadObject',
-      FINAL_CACHE: 'FinalCacheObject',
-      USAGE: 'UsageObject',
-    },
+    durableObjects: WORKER_DURABLE_OBJECTS,
     // The Worker logs each call as one console JSON line; collect those (and drop them from the test output).
     handleStructuredLogs: ({ message }: { message: string }) => {
       if (!message.startsWith('{"ts"')) return;
