@@ -150,6 +150,8 @@ test('behavior: the usage page charts a key holder its own calls and refusals pe
   expect(pageRes.headers.get('referrer-policy')).toBe('no-referrer');
   expect(pageRes.headers.get('cache-control')).toBe('no-store');
   await viaPath.page.waitForSelector('body[data-state=ready]', { timeout: 20_000 });
+  // The key came from the path: no form to type one into.
+  expect(await viaPath.page.isVisible('#key-form')).toBe(false);
   const drawn = await readPage(viaPath.page);
   expectDrawn(drawn, report);
   expect(drawn.today.find((b) => b.name === 'eth_blockNumber')).toEqual({

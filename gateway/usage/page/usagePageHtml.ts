@@ -54,7 +54,8 @@ export const USAGE_PAGE_HTML = `<!doctype html>
 `;
 
 /** The page's styles (a file of its own: the page's CSP allows no inline style). */
-export const USAGE_PAGE_CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem auto;max-width:60rem;padding:0 1rem;color:#1d232a}
+export const USAGE_PAGE_CSS = `[hidden]{display:none!important}
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem auto;max-width:60rem;padding:0 1rem;color:#1d232a}
 h1{font-size:1.4rem;margin:0}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}#who{color:#57606a;margin:.25rem 0}
 form{display:flex;gap:.5rem;align-items:center;margin:1rem 0}input{flex:1;padding:.35rem}
 .totals{display:flex;gap:2rem;margin:.5rem 0}.totals dt{color:#57606a}.totals dd{margin:0;font-size:1.3rem;font-variant-numeric:tabular-nums}

@@ -82,7 +82,8 @@ export const USAGE_PAGE_SCRIPT = String.raw`(function () {
       g.appendChild(svg('title', {}, d.date + ': ' + fmt(c.calls) + ' calls, ' + fmt(c.refused) + ' refused, ' + fmt(c.computeUnits) + ' compute units'));
       g.appendChild(bar('admitted', admitted, x, top + plotH - ha, w, ha, {}));
       g.appendChild(bar('refused', c.refused, x, top + plotH - ha - hr, w, hr, {}));
-      if (i % 5 === 0 || i === days.length - 1) g.appendChild(svg('text', { x: x, y: H - 6 }, d.date.slice(5)));
+      if (i === days.length - 1) g.appendChild(svg('text', { x: x + w, y: H - 6, 'text-anchor': 'end' }, d.date.slice(5)));
+      else if (i % 5 === 0 && i < days.length - 3) g.appendChild(svg('text', { x: x, y: H - 6 }, d.date.slice(5)));
       s.appendChild(g);
     });
     box.appendChild(s);
