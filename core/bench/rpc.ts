@@ -15,14 +15,12 @@
  * `--quick`: 2,000 transfers, 100 calls per method, 2 s of throughput (after 2 s of warm-up).
  * `--only devtools`: phases 5 and 6 alone (automine, tracing, eth_simulateV1: issue #15's figures).
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { DEV_ACCOUNT_COUNT, DEV_CHAIN_ID, devAccounts } from '../node/dev/devChain.ts';
 import { round3 } from './rpc/client.ts';
 import { measureFullBlock, fullestBlock, type FullBlock } from './rpc/fullBlock.ts';
 import { measureLatency, type MethodLatency } from './rpc/latency.ts';
+import { anvilVersion as installedAnvilVersion, filesystem, load } from './rpc/host.ts';
 import { startAnvil, startOurs, type Peer } from './rpc/peers.ts';
 import { measureThroughput, type Throughput } from './rpc/throughput.ts';
 import { runEndToEnd, signTransfers, type EndToEnd } from './rpc/transfers.ts';
@@ -48,21 +46,7 @@ const FETCH_RUNS = 5;
 const AUTOMINE_TXS = 100;
 const TRACE_RUNS = quick ? 5 : 15;
 const SIM_RUNS = quick ? 10 : 30;
-const load = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
-
-function filesystem(dir: string): string {
-  try {
-    return execFileSync('findmnt', ['-n', '-o', 'TARGET,SOURCE,FSTYPE,OPTIONS', '-T', dir], { encoding: 'utf8' }).trim();
-  } catch (err) {
-    return `findmnt failed: ${(err as Error).message}`;
-  }
-}
-
-const anvilVersion = (
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '@foundry-rs', 'anvil', 'package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
+const anvilVersion = installedAnvilVersion();
 const loadBefore = load();
 const tSign = performance.now();
 // The transfers of phase 3, signed before any peer starts (not with --only devtools, which has no phase 3).

@@ -17,10 +17,8 @@
  * (`--rounds N`, default 3; medians), with a one-client sequential latency too: the quick check of the pool's cost.
  * `XONE_BENCH_NODE_ARGS` is passed to our nodes' node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: every thread).
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEV_ACCOUNT_COUNT, DEV_CHAIN_ID } from '../node/dev/devChain.ts';
 import { closeAgents, post, type spread } from './isolation/client.ts';
@@ -34,6 +32,7 @@ import {
   type FloodFigures,
   type VictimFigures,
 } from './isolation/scenario.ts';
+import { anvilVersion as installedAnvilVersion, filesystem, load } from './rpc/host.ts';
 import { startAnvil, startOurs, type Peer } from './rpc/peers.ts';
 
 const quick = process.argv.includes('--quick');
@@ -55,19 +54,7 @@ const PERIOD_S = 1;
 const MAX_FLAGS = ['--rpc.gascap', '100000000000', '--rpc.evmtimeout', '30000'];
 const MAX_FLAGS_HOLD_MS = 12_000;
 
-const load = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
-function filesystem(dir: string): string {
-  try {
-    return execFileSync('findmnt', ['-n', '-o', 'TARGET,SOURCE,FSTYPE,OPTIONS', '-T', dir], { encoding: 'utf8' }).trim();
-  } catch (err) {
-    return `findmnt failed: ${(err as Error).message}`;
-  }
-}
-const anvilVersion = (
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '@foundry-rs', 'anvil', 'package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
+const anvilVersion = installedAnvilVersion();
 
 interface PeerFigures {
   logs: number;
