@@ -99,7 +99,7 @@ describe('stack ops in place (decision 0035)', () => {
     }
   });
 
-  it('default: jumps, their errors and stack underflow match the library loop', async () => {
+  it('default: jumps, stack ops, their errors and stack underflow/overflow match the library loop', async () => {
     const { fast, library } = hosts();
     const programs = [
       '6005565b00', // JUMP to the code's end: invalid
@@ -115,6 +115,19 @@ describe('stack ops in place (decision 0035)', () => {
       '56', // JUMP on an empty stack
       '600157', // JUMPI with one word
       '15', // ISZERO on an empty stack
+      '80', // DUP1 on an empty stack
+      '600160028f', // DUP16 with two words
+      '6001600290', // SWAP1 with two words, then the end
+      '6001600291', // SWAP2 with two words
+      '50', // POP on an empty stack
+      '6001505b50', // POP, JUMPDEST, POP on an empty stack
+      '5b'.repeat(3) + '5f'.repeat(1025), // PUSH0 past the stack limit (library handler)
+      '6001' + '80'.repeat(1024), // DUP1 past the stack limit
+      '6001' + '6002'.repeat(1024), // PUSH1 past the stack limit
+      // DUP1-16, SWAP1-16 and POP on distinct words, the result returned
+      Array.from({ length: 16 }, (_, i) => `60${(i + 1).toString(16).padStart(2, '0')}`).join('') +
+        Array.from({ length: 16 }, (_, i) => (0x80 + i).toString(16) + (0x90 + i).toString(16) + '50').join('') +
+        '60005260206000f3',
     ];
     for (const code of programs) expect(await run(fast, code), code).toEqual(await run(library, code));
   });

@@ -6,10 +6,19 @@
  */
 import { EVMError } from '@ethereumjs/evm';
 import type { InterpreterInternals, JumpAnalysis, OpcodeEntry, RunResult } from './internals.ts';
+import { dupOp, jumpdestOp, popOp, pushOp, swapOp } from './stackOps.ts';
 
 const STOP = EVMError.errorMessages.STOP;
 const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS;
 const INVALID_OPCODE = EVMError.errorMessages.INVALID_OPCODE;
+const UNDERFLOW = EVMError.errorMessages.STACK_UNDERFLOW;
+const OVERFLOW = EVMError.errorMessages.STACK_OVERFLOW;
+
+interface StackArray {
+  _store: bigint[];
+  _len: number;
+  _maxHeight: number;
+}
 
 /**
  * Ops whose handlers (ours in stackOps.ts, or the library's) neither read nor charge gas and never await: arithmetic,
@@ -98,6 +107,8 @@ export async function fastRun(
   const ops = analysis.opcodesCached;
   const fees = analysis.lazyFees as Float64Array;
   const length = code.length;
+  // The frame's stack (one object for the frame's life), for the ops run inline below.
+  const stack = (rs as unknown as { stack: StackArray }).stack;
   let err: unknown;
   // Static gas of the "pure" ops below, charged as a number and subtracted from the bigint `rs.gasLeft` in one go
   // before anything that can read it (a bigint subtraction per opcode allocates: ~30 % of a loop's time). `budget`
@@ -131,7 +142,38 @@ export async function fastRun(
         pending += fee;
         rs.programCounter++;
         try {
-          entry.opHandler(rs, common);
+          // stackOps.ts's PUSH, DUP, SWAP, POP and JUMPDEST inline (same code as those functions), recognised by identity
+          // so a handler that a tracer or a fork put in their place is still called.
+          const handler = entry.opHandler as unknown;
+          if (handler === pushOp) {
+            const s = stack;
+            if (rs.shouldDoJumpAnalysis || s._len >= s._maxHeight) entry.opHandler(rs, common);
+            else {
+              s._store[s._len++] = rs.cachedPushes[rs.programCounter] as bigint;
+              rs.programCounter += info.code - 0x5f;
+            }
+          } else if (handler === dupOp) {
+            const s = stack;
+            const n = info.code - 0x7f;
+            const len = s._len;
+            if (len < n) throw new EVMError(UNDERFLOW);
+            if (len >= s._maxHeight) throw new EVMError(OVERFLOW);
+            s._store[len] = s._store[len - n] as bigint;
+            s._len = len + 1;
+          } else if (handler === swapOp) {
+            const s = stack;
+            const n = info.code - 0x8f;
+            const head = s._len - 1;
+            if (head < n) throw new EVMError(UNDERFLOW);
+            const st = s._store;
+            const tmp = st[head] as bigint;
+            st[head] = st[head - n] as bigint;
+            st[head - n] = tmp;
+          } else if (handler === popOp) {
+            const s = stack;
+            if (s._len < 1) throw new EVMError(UNDERFLOW);
+            s._len--;
+          } else if (handler !== jumpdestOp) entry.opHandler(rs, common);
         } catch (e) {
           flush();
           if (!isEvmError(e)) throw e;

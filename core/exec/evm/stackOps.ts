@@ -20,6 +20,7 @@ type StackRunState = RunState & { stack: StackArray };
 type Handler = (rs: StackRunState, common: unknown) => void;
 
 const UNDERFLOW = EVMError.errorMessages.STACK_UNDERFLOW;
+const OVERFLOW = EVMError.errorMessages.STACK_OVERFLOW;
 const TWO_256 = 1n << 256n;
 
 /** `stack` after checking it holds `n` words (the library's `popN` throws this before popping anything). */
@@ -240,20 +241,65 @@ function jumpi(library: Handler): Handler {
   };
 }
 
+let libraryPush: Handler | undefined;
+
 /**
  * PUSH1-32 from the pushed words of the code analysis, as the library's handler does when the analysis exists. Its
  * two EIP lookups per PUSH (6800, 7864: Verkle code-chunk gas) are answered once, when the table is installed: on a
  * fork with either, PUSH keeps the library's handler (`installStackOps`). A missing analysis and a full stack (its
- * overflow error) take the library's handler too.
+ * overflow error) take the library's handler too (the first one installed: the same function in every table).
  */
-function push(library: Handler): Handler {
-  return (rs, common) => {
-    const s = rs.stack;
-    if (rs.shouldDoJumpAnalysis || s._len >= s._maxHeight) return library(rs, common);
-    s._store[s._len++] = rs.cachedPushes[rs.programCounter] as bigint;
-    rs.programCounter += rs.opCode - 0x5f;
-  };
+
+export function pushOp(rs: StackRunState, common: unknown): void {
+  const s = rs.stack;
+  if (rs.shouldDoJumpAnalysis || s._len >= s._maxHeight) return (libraryPush as Handler)(rs, common);
+  s._store[s._len++] = rs.cachedPushes[rs.programCounter] as bigint;
+  rs.programCounter += rs.opCode - 0x5f;
 }
+
+/** One shared PUSH handler (the fast loop recognises it by identity); the library's, for its fallback, is kept once. */
+function push(library: Handler): Handler {
+  libraryPush ??= library;
+  return pushOp;
+}
+
+// DUP1-16, SWAP1-16, POP and JUMPDEST: the library's semantics (its Stack.dup/swap/pop), one shared function each.
+// The fast loop recognises these (and PUSH) by identity and runs them inline instead of calling them (fastLoop.ts):
+// they are about half of a Solidity loop's opcodes, and a call through the opcode table is most of their cost.
+
+/** DUP1-16 (`rs.opCode` - 0x7f is the depth). */
+export function dupOp(rs: StackRunState): void {
+  const s = rs.stack;
+  const n = rs.opCode - 0x7f;
+  const len = s._len;
+  if (len < n) throw new EVMError(UNDERFLOW);
+  if (len >= s._maxHeight) throw new EVMError(OVERFLOW);
+  s._store[len] = s._store[len - n] as bigint;
+  s._len = len + 1;
+}
+
+/** SWAP1-16 (`rs.opCode` - 0x8f is the depth). */
+export function swapOp(rs: StackRunState): void {
+  const s = rs.stack;
+  const n = rs.opCode - 0x8f;
+  const len = s._len;
+  if (len <= n) throw new EVMError(UNDERFLOW);
+  const st = s._store;
+  const head = len - 1;
+  const tmp = st[head] as bigint;
+  st[head] = st[head - n] as bigint;
+  st[head - n] = tmp;
+}
+
+/** POP. */
+export function popOp(rs: StackRunState): void {
+  const s = rs.stack;
+  if (s._len < 1) throw new EVMError(UNDERFLOW);
+  s._len--;
+}
+
+/** JUMPDEST: nothing (its gas is the loop's). */
+export function jumpdestOp(): void {}
 
 const REPLACEMENTS: ReadonlyArray<readonly [number, Handler]> = [
   [0x01, add], // ADD
@@ -274,6 +320,10 @@ const REPLACEMENTS: ReadonlyArray<readonly [number, Handler]> = [
   [0x19, not], // NOT
   [0x1b, shl], // SHL
   [0x1c, shr], // SHR
+  [0x50, popOp], // POP
+  [0x5b, jumpdestOp], // JUMPDEST
+  ...Array.from({ length: 16 }, (_, i) => [0x80 + i, dupOp] as const), // DUP1-16
+  ...Array.from({ length: 16 }, (_, i) => [0x90 + i, swapOp] as const), // SWAP1-16
 ];
 /** Handlers that fall back to the library's for their error path. */
 const WRAPPERS: ReadonlyArray<readonly [number, (library: Handler) => Handler]> = [
