@@ -282,11 +282,18 @@ const doc = {
 };
 console.log(JSON.stringify(doc, null, 2));
 const v = ours.loaded.victim;
+const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT MET');
 process.stderr.write(
   `rpc-isolation: 4 attackers: victim eth_blockNumber p50 ${v.blockNumber.p50} p99 ${v.blockNumber.p99} max ${v.blockNumber.max} ms ` +
     `(in-loop p99 ${inLoop.loaded.victim.blockNumber.p99}, anvil p99 ${anvil.loaded.victim.blockNumber.p99}); sealed ${ours.loaded.sealed}/${ours.loaded.slots}; ` +
     `cheap call p50 ${v.cheapCall.p50} ms loaded vs ${ours.unloaded.cheapCall.p50} unloaded; ` +
     `cheap eth_call ${ours.throughput?.perSec}/s (in-loop ${inLoop.throughput?.perSec ?? 'dead'}, anvil ${anvil.throughput?.perSec}); ` +
     `in-loop alive after the flood: ${inLoop.loaded.alive}; ` +
-    `max flags alive: ${max.aliveAfter}; load ${loadBefore.join('/')}\n`,
+    `max flags alive: ${max.aliveAfter}; load ${loadBefore.join('/')}\n` +
+    `rpc-isolation targets: victim p99 <= 10 ms ${verdict(targets.victimP99AtMost10ms)} (${v.blockNumber.p99}); ` +
+    `max <= 50 ms ${verdict(targets.victimMaxAtMost50ms)} (${v.blockNumber.max}); ` +
+    `slots >= 95 % ${verdict(targets.slotsSealedAtLeast95pct)}; cheap call within 2x unloaded ${verdict(targets.cheapCallWithin2xUnloaded)}; ` +
+    `pool throughput >= 0.9x in-loop ${verdict(targets.poolCostsAtMost10pctOnCheapCalls)} (${doc.ratios.cheapCallThroughputOursOverInLoop}x); ` +
+    `held-out p99 <= 50 ${verdict(targets.heldOut.victimP99AtMost50ms)}, max <= 250 ${verdict(targets.heldOut.victimMaxAtMost250ms)}, ` +
+    `slots >= 90 % ${verdict(targets.heldOut.slotsSealedAtLeast90pct)}, alive on max flags ${verdict(targets.heldOut.aliveOnMaxFlags)}\n`,
 );

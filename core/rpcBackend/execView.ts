@@ -19,6 +19,9 @@ import type { CallRequest, ExecOptions, ExecOutcome, ExecutionView } from '../rp
 import type { AccessListEntry, HeaderData } from '../rpc/encode/types.ts';
 import type { ChainReader } from '../store/index.ts';
 
+/** The block a call runs on: only its number is read (the pool sends no more). */
+type BlockAt = Pick<HeaderData, 'number'>;
+
 export interface ExecViewOptions {
   /** Wall-clock budget of one call (geth --rpc.evmtimeout). */
   timeoutMs: number;
@@ -66,7 +69,7 @@ export class StoreExecutionView implements ExecutionView {
     private readonly options: ExecViewOptions,
   ) {}
 
-  private env(at: HeaderData) {
+  private env(at: BlockAt) {
     return callEnvironmentAt(this.reader, this.config, Number(at.number));
   }
 
@@ -74,7 +77,7 @@ export class StoreExecutionView implements ExecutionView {
     return { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs, interrupt: opts.signal };
   }
 
-  async call(req: CallRequest, at: HeaderData, opts: ExecCallOptions): Promise<ExecOutcome> {
+  async call(req: CallRequest, at: BlockAt, opts: ExecCallOptions): Promise<ExecOutcome> {
     try {
       const r = await call(callRequestOf(req), this.env(at), this.limits(opts));
       if (r.reverted) return { status: 'revert', returnData: r.returnData, gasUsed: r.gasUsed };
@@ -87,7 +90,7 @@ export class StoreExecutionView implements ExecutionView {
 
   async estimateGas(
     req: CallRequest,
-    at: HeaderData,
+    at: BlockAt,
     opts: ExecCallOptions,
   ): Promise<{ status: 'success'; gas: bigint } | Exclude<ExecOutcome, { status: 'success' }>> {
     try {
@@ -104,7 +107,7 @@ export class StoreExecutionView implements ExecutionView {
 
   async createAccessList(
     req: CallRequest,
-    at: HeaderData,
+    at: BlockAt,
     opts: ExecCallOptions,
   ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
     try {

@@ -82,10 +82,16 @@ export interface SimulateJobParams {
   at: HeaderData;
 }
 
-/** The params of the EVM jobs: the request, the block it runs on, the gas cap. */
+/** A block as a job names it: the EVM jobs need only its number (and the hash, to check it is still canonical). */
+export type BlockRef = Pick<HeaderData, 'number' | 'hash'>;
+
+/**
+ * The params of the EVM jobs: the request, the block it runs on, the gas cap. The block goes as its number and hash
+ * only: the whole header was most of the message (1.2 kB, structured-cloned on the main thread for every call).
+ */
 export interface ExecJobParams {
   req: CallRequest;
-  at: HeaderData;
+  at: BlockRef;
   gasCap: bigint;
 }
 
@@ -94,7 +100,7 @@ export interface ExecJobParams {
  * after a reorg (between the main thread resolving the block and the job starting) the state at that number would be
  * another block's.
  */
-function requireCanonical(ctx: JobContext, at: HeaderData): void {
+function requireCanonical(ctx: JobContext, at: BlockRef): void {
   const hash = ctx.reader.getCanonicalHash(Number(at.number));
   if (hash === undefined || !equalBytes(hash, at.hash)) throw new CoreError('STATE_UNAVAILABLE', 'hash is not currently canonical');
 }

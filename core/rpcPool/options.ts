@@ -13,10 +13,11 @@ export interface RpcPoolOptions {
    */
   workers: number;
   /**
-   * Threads kept up even when idle (default 2, at most `workers`). Each costs about 70 MB (idle dev node: 412 MB RSS
-   * with 2, 832 MB with 8), which small self-hosted VMs feel; the cost of fewer is that clients arriving together (an
-   * attack) take the spare each in turn, and on a host at load 38 a newcomer's cheap call waited 15 s for a thread to
-   * load (1 s with all eight up; bench:rpc-isolation). Decision 0030.
+   * Threads kept up even when idle (default 2, at most `workers`). Each costs about 22 MB idle and 30 MB after a
+   * cheap-call flood on the bundled CLI (idle dev node 144 MB RSS with 1, 165 MB with 2; from the TypeScript sources
+   * through tsx, 47 MB a thread: 362 / 409 MB), which small self-hosted VMs feel; the cost of fewer is that clients
+   * arriving together (an attack) take the spare each in turn, and on a host at load 38 a newcomer's cheap call
+   * waited 15 s for a thread to load (1 s with all eight up; bench:rpc-isolation). Decision 0030.
    */
   warm: number;
   /** An idle thread beyond `warm` is stopped after this long (default 60 s). */

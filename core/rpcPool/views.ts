@@ -32,7 +32,11 @@ export function pooledExecutionView(executor: RpcExecutor, evmTimeoutMs: number)
     // geth's answer for a call stopped by --rpc.evmtimeout (-32000), also when the pool had to stop it by force.
     budgetError: () => new CoreError('EVM_TIMEOUT', callTimeout({ timeoutMs: evmTimeoutMs }).message),
   });
-  const params = (req: CallRequest, at: HeaderData, opts: ExecOptions) => ({ req, at, gasCap: opts.gasCap });
+  const params = (req: CallRequest, at: HeaderData, opts: ExecOptions) => ({
+    req,
+    at: { number: at.number, hash: at.hash },
+    gasCap: opts.gasCap,
+  });
   return {
     call: (req, at, opts) => executor.run('call', params(req, at, opts), scope(opts)),
     estimateGas: (req, at, opts) => executor.run('estimateGas', params(req, at, opts), scope(opts)),
