@@ -39,6 +39,14 @@ import { WorkerSlot } from './workerSlot.ts';
 const DEMOTE_AFTER_MS = 20;
 /** Shortest wait between two looks at a running job's CPU time (each is one /proc read on the main thread). */
 const DEMOTE_RECHECK_MS = 10;
+/**
+ * A client whose job was lowered has its next jobs start lowered, for this long or until one of them uses less than
+ * DEMOTE_AFTER_MS of CPU: an attacker's next endless call is woken at nice 10, so it never takes the CPU from the
+ * main loop for its first 20 ms (the woken thread preempted the loop on every attacker request).
+ */
+const LONG_CLIENT_MS = 60_000;
+/** Most clients remembered as running long work (the oldest are forgotten first). */
+const LONG_CLIENTS_MAX = 4_096;
 /** The process's nice value, which a thread returns to after a long job. */
 const BASE_NICE = ((): number => {
   try {
@@ -91,6 +99,8 @@ interface Job {
   settled: boolean;
   /** The slot running it, once started. */
   slot?: Slot;
+  /** CPU ms of the slot's thread when the job started lowered (its client ran long work), to tell if it was long too. */
+  cpuAtStart?: number;
   /** Removes the deadline timer and the abort listener. */
   unhook?: () => void;
 }
@@ -117,6 +127,8 @@ export class RpcExecutionPool implements RpcExecutor {
   private backoffUntil = 0;
   private backoffTimer: NodeJS.Timeout | undefined;
   private readonly idleSweep: NodeJS.Timeout;
+  /** Clients whose last lowered job ended at (performance.now()): their next jobs start lowered. */
+  private readonly longClients = new Map<string, number>();
 
   constructor(
     private readonly setup: RpcPoolSetup,
@@ -247,6 +259,12 @@ export class RpcExecutionPool implements RpcExecutor {
     job.slot = slot;
     slot.since = performance.now();
     this.deps.metrics?.rpcPoolWaitSeconds.observe((slot.since - job.enqueuedAt) / 1000);
+    const longAt = this.longClients.get(job.scope.client);
+    if (longAt !== undefined && slot.since - longAt < LONG_CLIENT_MS) {
+      // Lowered before the post wakes the thread (the client's last job was long work).
+      slot.lower(this.options.nice);
+      job.cpuAtStart = slot.cpuMs();
+    } else if (longAt !== undefined) this.longClients.delete(job.scope.client);
     try {
       slot.post({ id: job.id, kind: job.kind, params: job.params, budgetMs: job.budgetMs });
     } catch (err) {
@@ -260,7 +278,7 @@ export class RpcExecutionPool implements RpcExecutor {
     // A job still running after DEMOTE_AFTER_MS that keeps the CPU busy is long work (an attacker's endless loop, a
     // big scan): its thread drops to `nice` so cheap calls on other threads, the main loop and the chain thread go
     // first.
-    slot.demoteTimer = setTimeout(() => this.demoteIfLong(slot, job), DEMOTE_AFTER_MS);
+    if (job.cpuAtStart === undefined) slot.demoteTimer = setTimeout(() => this.demoteIfLong(slot, job), DEMOTE_AFTER_MS);
   }
 
   /**
@@ -273,16 +291,29 @@ export class RpcExecutionPool implements RpcExecutor {
     const from = cpuFrom ?? cpu;
     if (cpu === undefined || from === undefined || cpu - from >= DEMOTE_AFTER_MS) {
       slot.lower(this.options.nice);
+      this.rememberLong(job.scope.client);
       return;
     }
     const left = DEMOTE_AFTER_MS - (cpu - from);
     slot.demoteTimer = setTimeout(() => this.demoteIfLong(slot, job, from), Math.max(DEMOTE_RECHECK_MS, left));
   }
 
+  private rememberLong(client: string): void {
+    this.longClients.delete(client);
+    this.longClients.set(client, performance.now());
+    if (this.longClients.size > LONG_CLIENTS_MAX) this.longClients.delete(this.longClients.keys().next().value as string);
+  }
+
   /** The worker answered. */
   private onReply(slot: Slot, reply: JobReply): void {
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
+    if (job.cpuAtStart !== undefined) {
+      // Started lowered: still long work (keep the client's mark fresh), or a short job (the client is cleared).
+      const cpu = slot.cpuMs();
+      if (cpu !== undefined && cpu - job.cpuAtStart < DEMOTE_AFTER_MS) this.longClients.delete(job.scope.client);
+      else this.rememberLong(job.scope.client);
+    }
     this.failures = 0;
     this.avgJobMs = this.avgJobMs * 0.9 + reply.ms * 0.1;
     this.deps.metrics?.rpcPoolJobSeconds.observe(reply.ms / 1000);
