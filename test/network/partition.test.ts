@@ -52,13 +52,19 @@ beforeAll(async () => {
   });
 }, 300_000);
 
-/** Prints every node's warnings and errors (a failed run explains itself). */
+/**
+ * Prints every node's warnings and errors, and the last info lines of a node behind the others (a failed run explains
+ * itself: a node that stopped importing logs no warning).
+ */
 function dumpLogs(): void {
-  for (const n of net.nodes)
+  for (const n of net.nodes) {
+    const serious = n.lines.filter((l) => Number(l.level) >= 40);
+    const recent = n.lines.slice(-40);
     console.log(
       `node ${n.index}:`,
-      n.lines.filter((l) => Number(l.level) >= 40).map((l) => JSON.stringify(l).slice(0, 400)),
+      [...serious, ...recent].map((l) => JSON.stringify(l).slice(0, 400)),
     );
+  }
 }
 
 afterAll(async () => {
