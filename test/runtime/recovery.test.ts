@@ -122,13 +122,20 @@ describe('RecoveryPool faults', () => {
     await pool.init();
     try {
       const big = signed(600);
-      const pending = pool.recover(big.items);
-      // Injected fault: end one worker while its chunk is in flight.
       const slots = (pool as unknown as { slots: { worker: Worker }[] }).slots;
-      await slots[0].worker.terminate();
+      const victim = slots[0].worker;
+      // The victim's answer to its chunk, so it is stopped only once idle: terminating a thread inside the native
+      // secp256k1 call aborts the whole process ("terminate called after throwing an instance of 'Napi::Error'").
+      const idle = new Promise((resolve) => victim.once('message', resolve));
+      const pending = pool.recover(big.items);
+      // Injected fault: the worker dies (its 'error' event, as an uncaught exception in it raises) while its chunk is
+      // in flight.
+      victim.emit('error', new Error('injected: worker died'));
       expect(hex(await pending)).toEqual(hex(big.expected));
       expect(pool.liveWorkers()).toBe(1);
       expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
+      await idle;
+      await victim.terminate();
     } finally {
       await pool.close();
     }
