@@ -276,32 +276,43 @@ function decodeAccessListTx(f: RlpItem[], raw: Uint8Array): Transaction {
     value: uint(f[5], 'value', 256),
     data: expectBytes(f[6], 'data'),
     accessList: decodeAccessList(f[7]),
-    v: yParity(f[8]),
-    r: uint(f[9], 'r', 256),
-    s: uint(f[10], 's', 256),
+    ...signatureFields(f, 8),
     raw,
     hash: keccak256(raw),
   };
 }
 
-function decodeDynamicFeeTx(f: RlpItem[], raw: Uint8Array): Transaction {
-  expectList(f, 'EIP-1559 transaction', 12);
+/**
+ * The fields EIP-1559, EIP-4844 and EIP-7702 transactions share, f[0]..f[8] in list order (chainId, nonce, tip, fee
+ * cap, gas, to, value, data, access list); `to` decides whether a contract creation is allowed.
+ */
+function feeMarketFields(f: RlpItem[], to: (item: RlpItem) => Uint8Array | undefined) {
   const maxFeePerGas = uint(f[3], 'maxFeePerGas', 256);
   return {
-    type: 2,
     chainId: uint(f[0], 'chainId', 256),
     nonce: uint(f[1], 'nonce', 64),
     gasPrice: maxFeePerGas,
     maxPriorityFeePerGas: uint(f[2], 'maxPriorityFeePerGas', 256),
     maxFeePerGas,
     gasLimit: uint(f[4], 'gasLimit', 64),
-    to: toField(f[5]),
+    to: to(f[5]),
     value: uint(f[6], 'value', 256),
     data: expectBytes(f[7], 'data'),
     accessList: decodeAccessList(f[8]),
-    v: yParity(f[9]),
-    r: uint(f[10], 'r', 256),
-    s: uint(f[11], 's', 256),
+  };
+}
+
+/** yParity, r and s: a typed transaction's last three fields, from `at`. */
+function signatureFields(f: RlpItem[], at: number): { v: bigint; r: bigint; s: bigint } {
+  return { v: yParity(f[at]), r: uint(f[at + 1], 'r', 256), s: uint(f[at + 2], 's', 256) };
+}
+
+function decodeDynamicFeeTx(f: RlpItem[], raw: Uint8Array): Transaction {
+  expectList(f, 'EIP-1559 transaction', 12);
+  return {
+    type: 2,
+    ...feeMarketFields(f, toField),
+    ...signatureFields(f, 9),
     raw,
     hash: keccak256(raw),
   };
@@ -327,7 +338,6 @@ function decodeBlobTx(f: RlpItem[], raw: Uint8Array): Transaction {
     });
   }
   expectList(f, 'EIP-4844 transaction', 14);
-  const maxFeePerGas = uint(f[3], 'maxFeePerGas', 256);
   const hashes = expectList(f[10], 'blobVersionedHashes').map((h, i) => {
     const b = expectBytes(h, `blobVersionedHashes[${i}]`);
     if (b.length !== 32) {
@@ -337,21 +347,10 @@ function decodeBlobTx(f: RlpItem[], raw: Uint8Array): Transaction {
   });
   return {
     type: 3,
-    chainId: uint(f[0], 'chainId', 256),
-    nonce: uint(f[1], 'nonce', 64),
-    gasPrice: maxFeePerGas,
-    maxPriorityFeePerGas: uint(f[2], 'maxPriorityFeePerGas', 256),
-    maxFeePerGas,
-    gasLimit: uint(f[4], 'gasLimit', 64),
-    to: requiredTo(f[5], 3),
-    value: uint(f[6], 'value', 256),
-    data: expectBytes(f[7], 'data'),
-    accessList: decodeAccessList(f[8]),
+    ...feeMarketFields(f, (item) => requiredTo(item, 3)),
     maxFeePerBlobGas: uint(f[9], 'maxFeePerBlobGas', 256),
     blobVersionedHashes: hashes,
-    v: yParity(f[11]),
-    r: uint(f[12], 'r', 256),
-    s: uint(f[13], 's', 256),
+    ...signatureFields(f, 11),
     raw,
     hash: keccak256(raw),
   };
@@ -378,23 +377,11 @@ function decodeAuthorization(item: RlpItem, i: number): Authorization {
 
 function decodeSetCodeTx(f: RlpItem[], raw: Uint8Array): Transaction {
   expectList(f, 'EIP-7702 transaction', 13);
-  const maxFeePerGas = uint(f[3], 'maxFeePerGas', 256);
   return {
     type: 4,
-    chainId: uint(f[0], 'chainId', 256),
-    nonce: uint(f[1], 'nonce', 64),
-    gasPrice: maxFeePerGas,
-    maxPriorityFeePerGas: uint(f[2], 'maxPriorityFeePerGas', 256),
-    maxFeePerGas,
-    gasLimit: uint(f[4], 'gasLimit', 64),
-    to: requiredTo(f[5], 4),
-    value: uint(f[6], 'value', 256),
-    data: expectBytes(f[7], 'data'),
-    accessList: decodeAccessList(f[8]),
+    ...feeMarketFields(f, (item) => requiredTo(item, 4)),
     authorizationList: expectList(f[9], 'authorizationList').map(decodeAuthorization),
-    v: yParity(f[10]),
-    r: uint(f[11], 'r', 256),
-    s: uint(f[12], 's', 256),
+    ...signatureFields(f, 10),
     raw,
     hash: keccak256(raw),
   };
