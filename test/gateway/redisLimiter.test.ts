@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createNodeFetch } from '../../gateway/adapters/node/nodeFetch.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
+import { startFaultProxy } from './support/faultProxy.ts';
 import { ADMIN_TOKEN, call, post, startTestGateway, testConfig, type TestGateway } from './support/gateway.ts';
 
 // Two gateway instances share one real redis-server in front of one core dev node; A fails closed for keys, B falls
@@ -44,15 +45,19 @@ async function redisNowMs(r: Redis): Promise<number> {
   return Number(s) * 1000 + Number(us) / 1000;
 }
 
-/** Two instances on their own Redis prefix with the given limiter deadlines; both closed after `fn`. */
+/**
+ * Two instances on their own Redis prefix with the given limiter deadlines; both closed after `fn`. `redisUrl`: the
+ * Redis they talk to (default the real one; a fault proxy in front of it to inject a delay).
+ */
 async function withPair(
   prefix: string,
   rateLimit: Record<string, unknown>,
   fn: (c: TestGateway, d: TestGateway) => Promise<void>,
+  redisUrl = redis.url,
 ): Promise<void> {
   const cfg = testConfig({
     upstreams: [node.url],
-    redis: { url: redis.url, prefix },
+    redis: { url: redisUrl, prefix },
     rateLimit: { backend: 'redis', failMode: { key: 'local', ip: 'local' }, ...rateLimit },
     tiers: { anonymous: { ratePerSec: 2, burst: 40, denyMethods: [] }, default: { ratePerSec: 20, burst: 200, denyMethods: [] } },
     log: { successSampleRate: 0 },
@@ -122,17 +127,32 @@ test('behavior: decisions later than backendTimeoutMs from a healthy Redis are w
 // full, so two instances admitted far more than the shared bucket allows (748 against 450). Here every decision also
 // misses backendMaxWaitMs (1 ms), so each counts as a failure: the local buckets start empty, what they admit is
 // charged to Redis afterwards, and the total stays within the bucket math.
+// The lateness is injected: a fault proxy in front of Redis holds every reply 25 ms (a quiet host answered every
+// decision within 1 ms, so nothing fell back and the test proved nothing). Redis itself stays healthy.
 test('behavior: decisions later than backendMaxWaitMs fall back without granting more than the shared bucket (two instances, 1 ms)', async () => {
-  await withPair('failed:', { backendTimeoutMs: 1, backendMaxWaitMs: 1 }, async (c, d) => {
-    const run = await keyedRun(c, d);
-    const report = JSON.stringify({ ...run, allowed: Math.round(run.allowed) });
-    console.log(report);
-    expect(run.fallbacks[0]! + run.fallbacks[1]!, report).toBeGreaterThan(0);
-    // The only slack: what each instance's local episode (at most the 250 ms cooldown at 20/s) admitted before its
-    // debt reached Redis. (A failing backend may under-admit: the local buckets start empty; documented.)
-    expect(run.admitted, report).toBeLessThanOrEqual(run.allowed * 1.02 + 2 * 20 * 0.25);
-    expect(run.admitted, report).toBeGreaterThan(0);
-  });
+  const slowRedis = await startFaultProxy(redis.url);
+  try {
+    const slowUrl = `redis://127.0.0.1:${slowRedis.port}`;
+    await withPair(
+      'failed:',
+      { backendTimeoutMs: 1, backendMaxWaitMs: 1 },
+      async (c, d) => {
+        // Set after start-up: the limiter's warm-up and the first connection are not what is measured.
+        slowRedis.delayMs = 25;
+        const run = await keyedRun(c, d);
+        const report = JSON.stringify({ ...run, allowed: Math.round(run.allowed) });
+        console.log(report);
+        expect(run.fallbacks[0]! + run.fallbacks[1]!, report).toBeGreaterThan(0);
+        // The only slack: what each instance's local episode (at most the 250 ms cooldown at 20/s) admitted before
+        // its debt reached Redis. (A failing backend may under-admit: the local buckets start empty; documented.)
+        expect(run.admitted, report).toBeLessThanOrEqual(run.allowed * 1.02 + 2 * 20 * 0.25);
+        expect(run.admitted, report).toBeGreaterThan(0);
+      },
+      slowUrl,
+    );
+  } finally {
+    await slowRedis.stop();
+  }
 }, 90_000);
 
 test('behavior: two instances sharing Redis admit within ±2 % of the bucket math under 2,000 concurrent requests; Redis killed → fail modes + metric', async () => {
