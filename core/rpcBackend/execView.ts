@@ -15,6 +15,7 @@ import {
   type Interrupt,
 } from '../exec/call/index.ts';
 import { CoreError } from '../errors.ts';
+import type { EvmHostPool } from '../exec/evmHostPool.ts';
 import type { CallRequest, ExecOptions, ExecOutcome, ExecutionView } from '../rpc/interface.ts';
 import type { AccessListEntry, HeaderData } from '../rpc/encode/types.ts';
 import type { ChainReader } from '../store/index.ts';
@@ -25,6 +26,8 @@ type BlockAt = Pick<HeaderData, 'number'>;
 export interface ExecViewOptions {
   /** Wall-clock budget of one call (geth --rpc.evmtimeout). */
   timeoutMs: number;
+  /** The thread's idle EVMs (core/exec/evmHostPool.ts): a new EVM per call without it. */
+  hosts?: EvmHostPool;
 }
 
 /** The RPC's call request as core/exec/call takes it. */
@@ -74,7 +77,13 @@ export class StoreExecutionView implements ExecutionView {
   }
 
   private limits(opts: ExecCallOptions): CallOptions {
-    return { gasCap: opts.gasCap, timeoutMs: this.options.timeoutMs, interrupt: opts.signal };
+    return {
+      gasCap: opts.gasCap,
+      timeoutMs: this.options.timeoutMs,
+      interrupt: opts.signal,
+      ...(opts.overrides !== undefined ? { overrides: opts.overrides } : {}),
+      ...(this.options.hosts !== undefined ? { hosts: this.options.hosts } : {}),
+    };
   }
 
   async call(req: CallRequest, at: BlockAt, opts: ExecCallOptions): Promise<ExecOutcome> {

@@ -5,6 +5,7 @@
  * itself (the EVM's clock check); nothing can stop a job that does not check.
  */
 import type { ChainConfig } from '../chain/forks.ts';
+import { EvmHostPool } from '../exec/evmHostPool.ts';
 import type { StoreChainView } from '../rpcBackend/chainView.ts';
 import { StoreExecutionView } from '../rpcBackend/execView.ts';
 import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
@@ -17,6 +18,8 @@ import type { JobKind, JobParams, JobResult, JobScope, RpcExecutor } from './typ
 
 export class InThreadExecutor implements RpcExecutor {
   private closed = false;
+  /** The same EVM reuse as a pool worker's, so the in-loop comparison runs the same EVM code. */
+  private readonly hosts = new EvmHostPool();
 
   constructor(
     private readonly reader: ChainReader,
@@ -41,7 +44,7 @@ export class InThreadExecutor implements RpcExecutor {
       interrupt,
       budgetMs: Math.max(1, Math.min(scope.budgetMs ?? deadline - Date.now(), deadline - Date.now())),
       views: {
-        exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs }),
+        exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs, hosts: this.hosts }),
         chain: this.chain,
         state: this.state,
         trace: (options) => new StoreTraceView(this.reader, this.chain, this.config, options),

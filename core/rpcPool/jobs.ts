@@ -93,6 +93,8 @@ export interface ExecJobParams {
   req: CallRequest;
   at: BlockRef;
   gasCap: bigint;
+  /** eth_call / eth_estimateGas state overrides. */
+  overrides?: StateOverrides;
 }
 
 /**
@@ -105,7 +107,11 @@ function requireCanonical(ctx: JobContext, at: BlockRef): void {
   if (hash === undefined || !equalBytes(hash, at.hash)) throw new CoreError('STATE_UNAVAILABLE', 'hash is not currently canonical');
 }
 
-const execOpts = (p: ExecJobParams, ctx: JobContext) => ({ gasCap: p.gasCap, signal: ctx.interrupt });
+const execOpts = (p: ExecJobParams, ctx: JobContext) => ({
+  gasCap: p.gasCap,
+  signal: ctx.interrupt,
+  ...(p.overrides !== undefined ? { overrides: p.overrides } : {}),
+});
 
 export const POOL_JOBS = {
   /** eth_call. */

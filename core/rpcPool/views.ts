@@ -36,6 +36,7 @@ export function pooledExecutionView(executor: RpcExecutor, evmTimeoutMs: number)
     req,
     at: { number: at.number, hash: at.hash },
     gasCap: opts.gasCap,
+    ...(opts.overrides !== undefined ? { overrides: opts.overrides } : {}),
   });
   return {
     call: (req, at, opts) => executor.run('call', params(req, at, opts), scope(opts)),

@@ -10,6 +10,7 @@ import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ethereumHeaderCodec } from '../chain/header/index.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
+import { EvmHostPool } from '../exec/evmHostPool.ts';
 import { headerData } from '../rpcBackend/convert.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
 import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
@@ -83,13 +84,15 @@ try {
     },
   };
   const chainView = new StoreChainView(reader, data.config, () => storedHead(reader));
+  // One EVM per chain and fork for this thread's calls, lent to one job at a time (the warm-up builds the first).
+  const hosts = new EvmHostPool();
   const ctx: JobContext = {
     reader,
     config: data.config,
     interrupt,
     budgetMs: 0,
     views: {
-      exec: (timeoutMs) => new StoreExecutionView(reader, data.config, { timeoutMs }),
+      exec: (timeoutMs) => new StoreExecutionView(reader, data.config, { timeoutMs, hosts }),
       chain: chainView,
       state: new StoreStateView(reader),
       trace: (options) => new StoreTraceView(reader, chainView, data.config, options),

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XoneError } from '../../core/errors.ts';
-import { bytesToHex } from '../../core/primitives/hex.ts';
+import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { toWireError } from '../../core/rpc/errors.ts';
 import { simulatePayload } from '../../core/rpc/simulateParams.ts';
 import { traceConfig } from '../../core/rpc/traceParams.ts';
@@ -63,6 +63,25 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     const gas = await exec.estimateGas({ to: VIEW }, dir.head, opts());
     expect(gas.status).toBe('success');
     expect((await exec.call({ to: REVERTER }, dir.head, opts())).status).toBe('revert');
+  });
+
+  it('behavior: eth_call and estimateGas state overrides apply to their own job only (one worker, its EVM reused)', async () => {
+    const pool = await startPool({ workers: 1 });
+    const exec = pooledExecutionView(pool, 5_000);
+    const word = (n: number) => '0x' + n.toString(16).padStart(64, '0');
+    // VIEW's code replaced by one returning 43; then, without the override, the stored code answers 42 again.
+    const overrides = new Map([[bytesToHex(VIEW), { code: hexToBytes('0x602b60005260206000f3') }]]);
+    const over = await exec.call({ to: VIEW }, dir.head, { ...opts(), overrides });
+    expect(bytesToHex((over as { returnData: Uint8Array }).returnData)).toBe(word(43));
+    const plain = await exec.call({ to: VIEW }, dir.head, opts());
+    expect(bytesToHex((plain as { returnData: Uint8Array }).returnData)).toBe(word(42));
+    // A reverting contract made to succeed by a code override: its estimate is found, not its revert.
+    expect((await exec.estimateGas({ to: REVERTER }, dir.head, opts())).status).toBe('revert');
+    const estimate = await exec.estimateGas({ to: REVERTER }, dir.head, {
+      ...opts(),
+      overrides: new Map([[bytesToHex(REVERTER), { code: hexToBytes('0x00') }]]),
+    });
+    expect(estimate.status).toBe('success');
   });
 
   it('default: eth_getLogs (answered as encoded JSON) and eth_getProof run in a worker over the same datadir', async () => {

@@ -1,6 +1,7 @@
 /**
  * eth_call: runs a message against the state at a block without committing anything, with a gas cap and a wall
- * clock timeout. Each call gets its own EVM instance, so concurrent calls never share a journal.
+ * clock timeout. Each call gets its own working state; its EVM is a new one, or one lent by the thread's EvmHostPool
+ * (`opts.hosts`) for this call only, so concurrent calls never share a journal.
  */
 import { forkAt, isForkActive } from '../../chain/forks.ts';
 import { MAX_TX_GAS } from '../../chain/transaction/index.ts';
@@ -11,6 +12,7 @@ import { TxInvalidError } from '../errors.ts';
 import { EvmHost } from '../evmHost.ts';
 import { watchSteps } from '../evm/fastInterpreter.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
+import { applyStateOverrides } from './stateOverrides.ts';
 import type { ExecTx } from '../types.ts';
 import { CallError, defaultCallOptions, type CallEnvironment, type CallOptions, type CallRequest, type CallResult } from './types.ts';
 import { callTimeout } from './timeout.ts';
@@ -75,7 +77,9 @@ export async function execute(
   const h = env.header;
   const fork = forkAt(env.config, Number(h.number), Number(h.timestamp));
   const state = new JournaledState(env.state);
-  const host = new EvmHost(env.config.chainId, fork, state);
+  // geth applies the overrides to the call's state first: the default nonce (a created contract's address) sees them.
+  if (opts.overrides !== undefined) applyStateOverrides(state, opts.overrides);
+  const host = opts.hosts ? opts.hosts.take(env.config.chainId, fork, state) : new EvmHost(env.config.chainId, fork, state);
   const { deadline } = withDeadline(opts);
   const interrupt = opts.interrupt;
   watchSteps(host.evm, STEPS_PER_CLOCK_CHECK, () => {
@@ -85,15 +89,18 @@ export async function execute(
   const blockEnv = blockEnvOf({ header: h, transactions: [], ommers: [] }, { config: env.config, fork, blockHash: env.blockHash });
   // Gas beyond the block limit is allowed for calls: the cap is the bound, as in geth.
   const evmBlock = host.bind(state, { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas });
-  const { tx, sender } = messageOf(req, env, gas);
+  const { tx, sender } = messageOf(req, { ...env, state }, gas);
   try {
-    return await applyTransaction(host, evmBlock, state, blockEnv, tx, sender, gas, {
+    const applied = await applyTransaction(host, evmBlock, state, blockEnv, tx, sender, gas, {
       skipBalance: true,
       skipNonce: true,
       noBaseFee: true,
       noTxGasCap: true,
       ...extra,
     });
+    // Only a call that ended normally gives its host back (one stopped by an exception may be mid-frame).
+    opts.hosts?.give(host);
+    return applied;
   } catch (err) {
     if (err instanceof TxInvalidError)
       throw new CallError('CALL_INVALID', err.message.replace(/^invalid transaction: /, ''), err.meta as Record<string, unknown>);

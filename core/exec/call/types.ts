@@ -6,6 +6,8 @@ import type { ChainConfig } from '../../chain/forks.ts';
 import type { Header } from '../../chain/header/index.ts';
 import { XoneError } from '../../errors.ts';
 import type { StateReader } from '../../state/interface.ts';
+import type { EvmHostPool } from '../evmHostPool.ts';
+import type { StateOverrideSet } from './stateOverrides.ts';
 import type { AccessListItem, Authorization } from '../../chain/transaction/index.ts';
 
 /** A call as eth_call takes it; every field optional as in the JSON-RPC spec. */
@@ -46,6 +48,10 @@ export interface CallOptions {
   deadline?: number;
   /** Checked with the clock (every 1,024 EVM steps): once `aborted`, the EVM stops with CALL_INTERRUPTED. */
   interrupt?: Interrupt;
+  /** geth's state overrides (eth_call / eth_estimateGas third parameter), applied to each run's own state. */
+  overrides?: StateOverrideSet;
+  /** The thread's idle EVMs to borrow from (a new EVM per run without it). */
+  hosts?: EvmHostPool;
 }
 
 /** Defaults of `CallOptions`: gas cap 50,000,000, timeout 5 s. */
