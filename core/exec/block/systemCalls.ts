@@ -6,6 +6,9 @@
  *  - EIP-4788 (Cancun): the parent beacon block root into the beacon-roots ring buffer.
  *  - EIP-2935 (Prague): the parent block hash into the history contract.
  *  - EIP-7002 / EIP-7251 (Prague): dequeue withdrawal and consolidation requests after the transactions.
+ * Where the contract holds its EIP's own code (code hash checked), the call runs natively instead (nativeSystemCall.ts):
+ * the same storage writes and output the bytecode would make, without an EVM frame (~0.5 ms of a dev block's 1-2 ms
+ * of execution). Any other code, and a request queue that is not empty, runs on the EVM.
  */
 import { Address } from '@ethereumjs/util';
 import { isForkActive, type Fork } from '../../chain/forks.ts';
@@ -14,6 +17,7 @@ import { hexToBytes } from '../../primitives/hex.ts';
 import { hasCode } from '../../state/account.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
 import type { EvmBlock, EvmHost } from '../evmHost.ts';
+import { nativeSystemCall } from './nativeSystemCall.ts';
 
 export const SYSTEM_ADDRESS = hexToBytes('0xfffffffffffffffffffffffffffffffffffffffe');
 export const BEACON_ROOTS_ADDRESS = hexToBytes('0x000F3df6D732807Ef1319fB7B8bB8522d0Beac02');
@@ -32,6 +36,17 @@ export async function systemCall(
 ): Promise<Uint8Array> {
   const target = state.getAccount(to);
   if (target === undefined || !hasCode(target)) return new Uint8Array(0);
+  return nativeSystemCall(state, to, target, data, block.header) ?? evmSystemCall(host, block, state, to, data);
+}
+
+/** The system call on the EVM, whatever the code (`systemCall` takes the native path where it may; tests compare both). */
+export async function evmSystemCall(
+  host: EvmHost,
+  block: EvmBlock,
+  state: JournaledState,
+  to: Uint8Array,
+  data: Uint8Array,
+): Promise<Uint8Array> {
   const before = state.getAccount(SYSTEM_ADDRESS);
   const evm = host.evm;
   await evm.journal.cleanup();
