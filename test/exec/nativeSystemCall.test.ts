@@ -51,7 +51,14 @@ function env(number: bigint, timestamp: bigint): BlockEnv {
 }
 
 /** One block's four system calls, through `call`, on a fresh overlay of `backend`; then its changes and state root. */
-async function runBlock(backend: MemoryState, call: typeof systemCall, number: bigint, timestamp: bigint, root: Uint8Array, parent: Uint8Array) {
+async function runBlock(
+  backend: MemoryState,
+  call: typeof systemCall,
+  number: bigint,
+  timestamp: bigint,
+  root: Uint8Array,
+  parent: Uint8Array,
+) {
   const state = new JournaledState(backend);
   const host = new EvmHost(1337n, 'Osaka', state);
   const block = host.bind(state, env(number, timestamp));

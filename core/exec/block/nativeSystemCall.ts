@@ -17,7 +17,12 @@ import { trimStorageValue } from '../../state/keys.ts';
 /** EIP-4788 HISTORY_BUFFER_LENGTH and EIP-2935 HISTORY_SERVE_WINDOW (both 8191). */
 const RING_LENGTH = 8191n;
 
-type NativeCall = (state: JournaledState, to: Uint8Array, data: Uint8Array, header: { number: bigint; timestamp: bigint }) => Uint8Array | undefined;
+type NativeCall = (
+  state: JournaledState,
+  to: Uint8Array,
+  data: Uint8Array,
+  header: { number: bigint; timestamp: bigint },
+) => Uint8Array | undefined;
 
 const EMPTY = new Uint8Array(0);
 const slot = (n: bigint): Uint8Array => padLeft(bigIntToBytes(n), 32);
