@@ -182,6 +182,45 @@ describe('RecoveryPool faults', () => {
     },
   );
 
+  it('error: on demand, a bad signature in a big first batch is named by its index in the batch', { timeout: 60_000 }, async () => {
+    const pool = new RecoveryPool({ workers: 2, onDemand: true });
+    await pool.init();
+    try {
+      const items = [...fixture.items];
+      items[200] = { ...items[200], r: noPointR() };
+      const err = await errorOf(pool.recover(items));
+      expect(err.code).toBe('RECOVERY_INVALID_SIGNATURE');
+      expect(err.meta.index).toBe(200);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('behavior: on demand, the workers take the rest of a big first batch once they are up', { timeout: 120_000 }, async () => {
+    let pooled = 0;
+    const recoveryQueueLength = { set() {}, inc: (v = 1) => void (pooled += v), dec() {} };
+    const metrics = { recoveryQueueLength, recoverySeconds: createMetrics({ processMetrics: false }).recoverySeconds };
+    const pool = new RecoveryPool({ workers: 2, onDemand: true }, { metrics });
+    // Sized from this run's own figures: the batch takes this thread 4x as long as starting the workers took.
+    let t = performance.now();
+    await pool.init();
+    const startMs = performance.now() - t;
+    t = performance.now();
+    new InThreadSenderRecovery().recoverSync(fixture.items);
+    const perItemMs = (performance.now() - t) / fixture.items.length;
+    const copies = Math.max(1, Math.ceil((4 * startMs) / perItemMs / fixture.items.length));
+    const items = Array.from({ length: copies }, () => fixture.items).flat();
+    try {
+      const got = await pool.recover(items);
+      expect(got.length).toBe(items.length);
+      expect(hex(got.slice(-300))).toEqual(hex(fixture.expected));
+      expect(pooled).toBeGreaterThan(0);
+      expect(pooled).toBeLessThan(items.length);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('error: a pool of zero workers is refused', () => {
     expect(() => new RecoveryPool({ workers: 0 })).toThrow(RangeError);
   });

@@ -9,9 +9,9 @@ export interface RecoveryPoolOptions {
   /** secp256k1 backend preference for the workers ('native' | 'noble'; default automatic). */
   backend?: string;
   /**
-   * Start the workers only when the first big batch comes (it is recovered in the calling thread while they warm up),
-   * and stop them after `idleStopMs` without a batch: a follower at the head sees small blocks for hours, and each
-   * idle worker holds ~11 MB (an isolate). Default false: `init()` starts them and they stay.
+   * Start the workers only when the first big batch comes (recovered in the calling thread, one chunk per loop turn,
+   * until they are up; they take the rest), and stop them after `idleStopMs` without a batch: a follower at the head
+   * sees small blocks for hours, and each idle worker holds ~11 MB (an isolate). Default false: `init()` starts them and they stay.
    */
   onDemand?: boolean;
   /** With `onDemand`: ms without a pooled batch after which the workers stop (default 30 s). */
