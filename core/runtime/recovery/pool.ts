@@ -131,7 +131,7 @@ export class RecoveryPool implements SenderRecovery {
       if (!(err instanceof SenderRecoveryError) || err.code !== 'RECOVERY_INVALID_SIGNATURE') throw err;
       return invalidSignature(base + Number(err.meta.index), String(err.meta.cause));
     };
-    for (let done = 0; done < items.length; ) {
+    for (let done = 0; done < items.length;) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const rest = items.length - done;
       const pooled = this.slots.length > 0 && rest >= this.inlineBelow;
