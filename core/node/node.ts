@@ -488,7 +488,8 @@ export class XoneNode {
     if (block) this.rpc.prime(block, receipts);
     // After a reorg the dropped blocks' logs come first, marked removed (geth's order: removed, then the new chain's).
     this.events.newHead(headerData(header, update.hash), [...removedLogs, ...receipts.flatMap((r) => r.logs)]);
-    this.serving?.announce({ number: header.number, hash: update.hash });
+    // With its total difficulty: a follower compares heads by weight, and by height only for a head without one.
+    this.serving?.announce({ number: header.number, hash: update.hash, td: update.td });
     this.ethstats?.onHead(update.hash);
   }
 

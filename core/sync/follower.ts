@@ -22,6 +22,7 @@ import { checkRange } from './checkRange.ts';
 import { SyncError, isPeerFault } from './errors.ts';
 import { resolveFollowerOptions, type FollowerOptions, type ResolvedFollowerOptions } from './options.ts';
 import { ProgressMeter, type SyncProgress } from './progress.ts';
+import { StallWatch } from './stallWatch.ts';
 import type { HeadSubscription, SyncSource } from './source/interface.ts';
 import type { SyncTarget, TargetHead } from './target.ts';
 import type { SyncHead } from './wire.ts';
@@ -84,6 +85,9 @@ export class Follower {
   private stopped = false;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
+  /** Names each await of the loop and warns when the head stops moving while a peer is heavier. */
+  private readonly watch: StallWatch;
+  private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(
     options: FollowerOptions,
@@ -92,6 +96,7 @@ export class Follower {
     this.o = resolveFollowerOptions(options);
     this.log = deps.logger ?? silentLogger;
     this.now = deps.now ?? Date.now;
+    this.watch = new StallWatch(this.o.stallMs, this.log, this.now);
     this.peerList = deps.sources.map((source) => ({
       source,
       head: undefined,
@@ -107,8 +112,11 @@ export class Follower {
   /** Starts following in the background; `done()` settles when it stops (rejects on a local failure). */
   start(): void {
     if (this.loop) return;
+    this.stallTimer = setInterval(() => this.checkStall(), Math.max(100, Math.min(5_000, this.o.stallMs / 3)));
+    this.stallTimer.unref();
     this.loop = this.run();
     this.loop.catch(() => {});
+    void this.loop.finally(() => clearInterval(this.stallTimer));
   }
 
   /** The background loop's end. */
@@ -119,6 +127,7 @@ export class Follower {
   /** Stops after the current batch is durable; closes the head streams. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.stallTimer);
     for (const p of this.peerList) p.sub?.close();
     this.wake?.();
     await this.loop?.catch(() => {});
@@ -172,8 +181,27 @@ export class Follower {
     for (let peer = this.best(); peer && !this.stopped; peer = this.best()) await this.guarded(peer, () => this.syncFrom(peer as Peer));
   }
 
+  /** The stall check: our head, the heaviest peer above it, and what we know of every peer. */
+  private checkStall(): void {
+    const best = this.best();
+    const t = this.now();
+    this.watch.check({
+      head: this.head && { number: this.head.number, hash: bytesToHex(this.head.hash) },
+      best: best?.head && { peer: best.source.id, number: best.head.number },
+      peers: () =>
+        this.peerList.map((p) => ({
+          peer: p.source.id,
+          head: p.head?.number.toString(),
+          ...(p.unreachable ? { unreachable: true } : {}),
+          ...(p.bannedUntil > t ? { droppedForMs: p.bannedUntil - t } : {}),
+          stream: p.sub !== undefined,
+          strikes: p.strikes,
+        })),
+    });
+  }
+
   private async run(): Promise<void> {
-    this.head = await this.deps.target.head();
+    this.head = await this.watch.run('reading our head', () => this.deps.target.head());
     this.log.info('Following peers', {
       peers: this.peerList.map((p) => p.source.id),
       head: this.head.number.toString(),
@@ -181,7 +209,7 @@ export class Follower {
     });
     // The first round of answers before choosing a peer; later rounds run in the background (a silent peer's
     // deadline must not hold up the others).
-    await this.refresh(true, true);
+    await this.watch.run('the first status round', () => this.refresh(true, true));
     while (!this.stopped) {
       void this.refresh(false, false);
       const peer = this.best();
@@ -190,6 +218,7 @@ export class Follower {
         continue;
       }
       this.report();
+      this.watch.enter('waiting for a heavier peer head');
       // A peer without a head stream (unreachable, or cut off by a partition) is polled every pollMs, so a healed
       // link is noticed within a poll even while other peers' streams are up.
       const t = this.now();
@@ -298,7 +327,7 @@ export class Follower {
   private async syncFrom(peer: Peer): Promise<void> {
     const target = peer.head as SyncHead;
     // Our head may have moved since the peer was chosen (a block we sealed, another peer's): compare afresh.
-    this.head = await this.deps.target.head();
+    this.head = await this.watch.run('reading our head', () => this.deps.target.head());
     if (!heavier(target, this.head)) return;
     const fetchRange = (from: bigint): Promise<Uint8Array[]> => {
       const want = Number(target.number - from + 1n);
@@ -314,7 +343,7 @@ export class Follower {
     let next: Promise<Uint8Array[]> | undefined = cursor.number < target.number ? fetchRange(cursor.number + 1n) : undefined;
     while (next && !this.stopped && peer.bannedUntil <= this.now()) {
       const from = cursor.number + 1n;
-      const rlps = await next;
+      const rlps = await this.watch.run(`blocks from ${from} of ${peer.source.id}`, () => next as Promise<Uint8Array[]>);
       next = undefined;
       const refs = checkRange(peer.source.id, rlps, from, target.number);
       if (!equalBytes(refs[0].parentHash, cursor.hash)) {
@@ -324,11 +353,13 @@ export class Follower {
       }
       const after = from + BigInt(rlps.length);
       if (after <= target.number) next = fetchRange(after);
-      await this.importRange(peer, rlps, refs);
+      await this.watch.run(`importing blocks ${from}-${refs[refs.length - 1].number} of ${peer.source.id}`, () =>
+        this.importRange(peer, rlps, refs),
+      );
       const last = refs[refs.length - 1];
       cursor = { number: last.number, hash: last.hash };
     }
-    this.head = await this.deps.target.head();
+    this.head = await this.watch.run('reading our head', () => this.deps.target.head());
     if (equalBytes(this.head.hash, headBefore) && peer.head && heavier(peer.head, this.head)) {
       // We hold its chain and still weigh more or as much: it claims a weight its blocks do not have.
       this.strike(
@@ -343,7 +374,9 @@ export class Follower {
 
   /** Our newest block shared with `peer`'s chain, whose block at `height` has hash `hash`. */
   private async forkPoint(peer: Peer, height: bigint, hash: Uint8Array): Promise<{ number: bigint; hash: Uint8Array }> {
-    const ancestor = await findCommonAncestor(peer.source, this.deps.target, height, hash);
+    const ancestor = await this.watch.run(`the fork point with ${peer.source.id} below ${height}`, () =>
+      findCommonAncestor(peer.source, this.deps.target, height, hash),
+    );
     const ancestorHash = (await this.deps.target.canonicalHash(ancestor)) as Uint8Array;
     this.log.info('Peer chain forks from ours', {
       peer: peer.source.id,
@@ -362,7 +395,9 @@ export class Follower {
       const chunk = rlps.slice(i, i + this.o.batch);
       let done;
       try {
-        done = await target.importBlocks(chunk);
+        done = await this.watch.run(`the chain thread importing ${chunk.length} blocks from ${refs[i].number}`, () =>
+          target.importBlocks(chunk),
+        );
       } catch (err) {
         if (isLocalFailure(err)) throw err;
         // The blocks before the invalid one were verified: keep them, durably.
@@ -386,7 +421,7 @@ export class Follower {
           },
         );
       }
-      await target.steady();
+      await this.watch.run('the chain thread making the batch durable', () => target.steady());
       this.head = await target.head();
       this.meter.add(
         done.length,

@@ -31,6 +31,8 @@ export interface FollowerOptions {
   banMs?: number;
   /** Interval of progress reports (default 3 s). */
   progressMs?: number;
+  /** A head unmoved this long while a peer serves a heavier chain logs `Sync stalled` (default 30 s). */
+  stallMs?: number;
 }
 
 /** The follower options with every default filled in. */
@@ -47,6 +49,7 @@ export function resolveFollowerOptions(o: FollowerOptions): ResolvedFollowerOpti
     idlePollMs: o.idlePollMs ?? 10_000,
     banMs: o.banMs ?? 300_000,
     progressMs: o.progressMs ?? 3_000,
+    stallMs: o.stallMs ?? 30_000,
   };
   if (!Number.isInteger(r.batch) || r.batch < 1 || r.batch > 128) throw new RangeError(`follower batch must be 1-128, got ${r.batch}`);
   if (!Number.isInteger(r.requestBlocks) || r.requestBlocks < 1 || r.requestBlocks > MAX_BLOCKS_PER_REQUEST)

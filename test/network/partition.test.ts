@@ -53,12 +53,13 @@ beforeAll(async () => {
 }, 300_000);
 
 /**
- * Prints every node's warnings and errors, and the last info lines of a node behind the others (a failed run explains
- * itself: a node that stopped importing logs no warning).
+ * Prints every node's warnings and errors, and its last 40 lines (a failed run explains itself: a node that stopped
+ * importing says why, `Sync stalled` with what it waits on, or the `Dropped peer` lines that isolated it).
  */
 function dumpLogs(): void {
   for (const n of net.nodes) {
-    const serious = n.lines.filter((l) => Number(l.level) >= 40);
+    // The node logs pino's level labels ("level":"warn"), not numbers.
+    const serious = n.lines.filter((l) => l.level === 'warn' || l.level === 'error' || l.level === 'fatal');
     const recent = n.lines.slice(-40);
     console.log(
       `node ${n.index}:`,

@@ -2,6 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
 import { devAccounts } from '../../core/node/dev/devChain.ts';
+import { hexToBytes } from '../../core/primitives/hex.ts';
+import { HttpSyncSource } from '../../core/sync/source/httpSyncSource.ts';
+import type { SyncHead } from '../../core/sync/wire.ts';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { scrape } from './support/rpcCall.ts';
 
@@ -109,5 +112,34 @@ describe('dev follower', () => {
     expect(after.blocks - before.blocks).toBe(after.head - before.head);
     expect(after.txs - before.txs).toBeGreaterThanOrEqual(1);
     expect(after.gas - before.gas).toBe(21_000 * (after.txs - before.txs));
+  }, 90_000);
+
+  it('behavior: every head announced on /xone/v1/heads carries its total difficulty, on the producer and on the follower', async () => {
+    // Without it a follower compared announced heads by height: a longer but lighter branch looked heavier, its peer
+    // was struck for "claiming a heavier chain than it serves" and dropped for 5 minutes (the network test's stuck signer).
+    const genesis = (await rpc(producer.url, 'eth_getBlockByNumber', ['0x0', false])) as { hash: string };
+    const collect = async (url: string): Promise<SyncHead[]> => {
+      const source = new HttpSyncSource({ url, genesisHash: hexToBytes(genesis.hash), chainId: 1337n });
+      const heads: SyncHead[] = [];
+      const sub = source.heads(
+        (h) => heads.push(h),
+        () => {},
+      );
+      try {
+        const deadline = Date.now() + 60_000;
+        // The first event is the current head; then three announced ones.
+        while (heads.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        sub.close();
+      }
+      return heads;
+    };
+    for (const heads of await Promise.all([collect(producer.url), collect(follower.url)])) {
+      expect(heads.length).toBeGreaterThanOrEqual(4);
+      for (const [i, h] of heads.entries()) {
+        expect(h.td, `head ${h.number}`).toBeDefined();
+        if (i > 0) expect(h.td as bigint).toBeGreaterThan(heads[i - 1].td as bigint);
+      }
+    }
   }, 90_000);
 });
