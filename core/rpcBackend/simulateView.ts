@@ -8,6 +8,7 @@ import { encodeBlock as encodeBlockRlp } from '../chain/block/index.ts';
 import type { ChainConfig } from '../chain/forks.ts';
 import { ethereumHeaderCodec } from '../chain/header/index.ts';
 import type { CallRequest as ExecCallRequest } from '../exec/call/types.ts';
+import type { EvmHostPool } from '../exec/evmHostPool.ts';
 import { MAX_SIMULATE_BLOCKS, simulate, SimulateError, type SimBlock, type SimBlockRequest } from '../exec/simulate/simulate.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { bytesToHex, toQuantity } from '../primitives/hex.ts';
@@ -26,6 +27,8 @@ import { callRequestOf } from './execView.ts';
 export interface SimulateViewOptions {
   gasCap: bigint;
   timeoutMs: number;
+  /** The thread's idle EVMs (core/exec/evmHostPool.ts): a new EVM per request without it. */
+  hosts?: EvmHostPool;
 }
 
 export class StoreSimulateView implements SimulateView {
@@ -60,6 +63,7 @@ export class StoreSimulateView implements SimulateView {
           traceTransfers: payload.traceTransfers,
           gasCap: this.options.gasCap,
           deadline: Date.now() + this.options.timeoutMs,
+          ...(this.options.hosts !== undefined ? { hosts: this.options.hosts } : {}),
         },
       );
     } catch (err) {

@@ -9,6 +9,7 @@ import type { ChainConfig } from '../chain/forks.ts';
 import { recoverSender } from '../chain/transaction/index.ts';
 import { XoneError } from '../errors.ts';
 import { applyStateOverrides } from '../exec/call/stateOverrides.ts';
+import type { EvmHostPool } from '../exec/evmHostPool.ts';
 import { TRACER_NAMES, JsonText, type TraceSpec, type TracerName } from '../exec/trace/tracers.ts';
 import { TraceError, traceBlockTransactions, traceCall, type TxTrace } from '../exec/trace/traceBlock.ts';
 import { TraceTooLarge } from '../exec/trace/structLogger.ts';
@@ -26,6 +27,8 @@ export interface TraceViewOptions {
   /** Largest answer (bytes of JSON text). */
   maxBytes: number;
   gasCap: bigint;
+  /** The thread's idle EVMs (core/exec/evmHostPool.ts): a new EVM per request without it. */
+  hosts?: EvmHostPool;
 }
 
 function specOf(opts: TraceOptions): TraceSpec {
@@ -63,7 +66,11 @@ export class StoreTraceView implements TraceView {
   ) {}
 
   private limits(opts: TraceOptions) {
-    return { deadline: Date.now() + opts.timeoutMs, maxBytes: this.options.maxBytes };
+    return {
+      deadline: Date.now() + opts.timeoutMs,
+      maxBytes: this.options.maxBytes,
+      ...(this.options.hosts !== undefined ? { hosts: this.options.hosts } : {}),
+    };
   }
 
   private readonly blockHash = (n: bigint): Uint8Array | undefined => this.reader.getCanonicalHash(Number(n));

@@ -47,8 +47,8 @@ export class InThreadExecutor implements RpcExecutor {
         exec: (timeoutMs) => new StoreExecutionView(this.reader, this.config, { timeoutMs, hosts: this.hosts }),
         chain: this.chain,
         state: this.state,
-        trace: (options) => new StoreTraceView(this.reader, this.chain, this.config, options),
-        simulate: (options) => new StoreSimulateView(this.reader, this.config, options),
+        trace: (options) => new StoreTraceView(this.reader, this.chain, this.config, { ...options, hosts: this.hosts }),
+        simulate: (options) => new StoreSimulateView(this.reader, this.config, { ...options, hosts: this.hosts }),
       },
     };
     const job = POOL_JOBS[kind] as (p: JobParams<K>, c: JobContext) => JobResult<K> | Promise<JobResult<K>>;

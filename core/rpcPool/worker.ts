@@ -84,7 +84,8 @@ try {
     },
   };
   const chainView = new StoreChainView(reader, data.config, () => storedHead(reader));
-  // One EVM per chain and fork for this thread's calls, lent to one job at a time (the warm-up builds the first).
+  // One EVM per chain and fork for this thread's calls, traces and simulations, lent to one job at a time (the warm-up
+  // builds the first).
   const hosts = new EvmHostPool();
   const ctx: JobContext = {
     reader,
@@ -95,8 +96,8 @@ try {
       exec: (timeoutMs) => new StoreExecutionView(reader, data.config, { timeoutMs, hosts }),
       chain: chainView,
       state: new StoreStateView(reader),
-      trace: (options) => new StoreTraceView(reader, chainView, data.config, options),
-      simulate: (options) => new StoreSimulateView(reader, data.config, options),
+      trace: (options) => new StoreTraceView(reader, chainView, data.config, { ...options, hosts }),
+      simulate: (options) => new StoreSimulateView(reader, data.config, { ...options, hosts }),
     },
   };
   const runJob = async (req: JobRequest): Promise<JobReply> => {

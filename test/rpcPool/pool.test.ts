@@ -105,7 +105,7 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     expect(proof.storageProof[0].value).toBe(0n);
   });
 
-  it('default: debug_trace* and eth_simulateV1 run in a worker (the trace and simulate views as they are)', async () => {
+  it('default: debug_trace* and eth_simulateV1 run in a worker (the trace and simulate views as they are, on its reused EVM)', async () => {
     const pool = await startPool({ workers: 1 });
     const trace = pooledTraceView(pool, { maxBytes: 1_000_000, gasCap: 50_000_000n });
     const calls = traceConfig({ tracer: 'callTracer' });
@@ -130,6 +130,20 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     const blocks = JSON.parse(await sim.simulate(payload, dir.head, opts())) as { number: string; calls: { returnData: string }[] }[];
     expect(blocks[0].number).toBe('0x3');
     expect(blocks[0].calls[0].returnData).toBe('0x' + '00'.repeat(31) + '2a');
+    // One worker, one EVM lent to every job in turn: a simulated block's code override stays in its own request,
+    // and neither it nor the traces before it change what the next simulation, trace or call sees.
+    const overridden = simulatePayload({
+      blockStateCalls: [
+        { stateOverrides: { [bytesToHex(VIEW)]: { code: '0x602b60005260206000f3' } }, calls: [{ to: bytesToHex(VIEW) }] },
+        { calls: [{ to: bytesToHex(VIEW) }] },
+      ],
+    });
+    const two = JSON.parse(await sim.simulate(overridden, dir.head, opts())) as { calls: { returnData: string }[] }[];
+    expect(two.map((b) => b.calls[0].returnData)).toEqual(['0x' + '00'.repeat(31) + '2b', '0x' + '00'.repeat(31) + '2b']);
+    const again = JSON.parse(await sim.simulate(payload, dir.head, opts())) as { calls: { returnData: string }[] }[];
+    expect(again[0].calls[0].returnData).toBe('0x' + '00'.repeat(31) + '2a');
+    const traced = JSON.parse(await trace.traceCall({ to: VIEW }, dir.head, calls, undefined, opts())) as { output: string };
+    expect(traced.output).toBe('0x' + '00'.repeat(31) + '2a');
   });
 
   it('behavior: an endless loop stops at --rpc.evmtimeout with geth\'s -32000 "execution aborted (timeout = 300ms)"', async () => {

@@ -8,7 +8,7 @@
  */
 import { EMPTY_REQUESTS_HASH, requestsHash, transactionsRoot, type Block } from '../../chain/block/index.ts';
 import { bloomUnion, logsBloom } from '../../chain/bloom.ts';
-import { forkAt, isForkActive, type ChainConfig } from '../../chain/forks.ts';
+import { forkAt, isForkActive, type ChainConfig, type Fork } from '../../chain/forks.ts';
 import { EMPTY_BLOOM, EMPTY_OMMERS_HASH, EMPTY_TRIE_ROOT, headerHash, type Header } from '../../chain/header/index.ts';
 import { receiptsRoot, type Receipt } from '../../chain/receipt/index.ts';
 import { MAX_TX_GAS, unsignedTransaction, type Transaction } from '../../chain/transaction/index.ts';
@@ -27,6 +27,7 @@ import type { CallRequest } from '../call/types.ts';
 import { applyStateOverrides, type StateOverrideSet } from '../call/stateOverrides.ts';
 import { TxInvalidError } from '../errors.ts';
 import { EvmHost } from '../evmHost.ts';
+import type { EvmHostPool } from '../evmHostPool.ts';
 import { expectedBaseFee } from '../header/baseFee.ts';
 import { expectedExcessBlobGas } from '../header/blobGas.ts';
 import { foldChanges } from '../trace/foldChanges.ts';
@@ -54,6 +55,8 @@ export interface SimulateOptions {
   gasCap: bigint;
   /** Epoch ms; past it the simulation stops (-32016). */
   deadline: number;
+  /** The thread's idle EVMs; without it the request builds its own. */
+  hosts?: EvmHostPool;
 }
 
 /** A call's outcome in geth's simCallResult shape (logs still without their block context). */
@@ -179,13 +182,50 @@ export async function simulate(
   }
   if (planned.length > MAX_SIMULATE_BLOCKS)
     throw new SimulateError('SIM_TOO_MANY_BLOCKS', `too many blocks: ${planned.length} > ${MAX_SIMULATE_BLOCKS}`);
+  const hosts = new RequestHosts(config.chainId, opts.hosts);
   for (const plan of planned) {
     if (Date.now() > opts.deadline) throw new SimulateError('SIM_TIMEOUT', 'execution timeout');
-    const b = await simulateBlock(plan, prev, sim, roots, config, hashOf, opts);
+    const b = await simulateBlock(plan, prev, sim, roots, config, hashOf, opts, hosts);
     out.push(b);
     prev = { header: b.header, hash: b.hash };
   }
+  // Only a request that ended normally gives its EVMs back: one stopped by an exception may be mid-frame.
+  hosts.release();
   return out;
+}
+
+/**
+ * The EVMs of one request, one per kind (fork, loop, precompile moves): the blocks of one kind share it, and only
+ * the state and block context change underneath (building an EVM cost ~1 ms per simulated block). Plain ones come
+ * from the thread's idle hosts when there are any; traced or moved ones are the request's own.
+ */
+class RequestHosts {
+  private readonly built = new Map<string, EvmHost>();
+  private readonly lent: EvmHost[] = [];
+
+  constructor(
+    private readonly chainId: bigint,
+    private readonly lender: EvmHostPool | undefined,
+  ) {}
+
+  get(fork: Fork, state: JournaledState, libraryLoop: boolean, moves: ReadonlyMap<string, string>): EvmHost {
+    const key = `${fork}|${libraryLoop}|${[...moves].join(';')}`;
+    let host = this.built.get(key);
+    if (host !== undefined) return host;
+    if (!libraryLoop && moves.size === 0 && this.lender !== undefined) {
+      host = this.lender.take(this.chainId, fork, state);
+      this.lent.push(host);
+    } else {
+      host = new EvmHost(this.chainId, fork, state, { libraryLoop, precompileMoves: moves });
+    }
+    this.built.set(key, host);
+    return host;
+  }
+
+  release(): void {
+    for (const host of this.lent) this.lender?.give(host);
+    this.lent.length = 0;
+  }
 }
 
 async function simulateBlock(
@@ -196,6 +236,7 @@ async function simulateBlock(
   config: ChainConfig,
   hashOf: (n: bigint) => Uint8Array | undefined,
   opts: SimulateOptions,
+  hosts: RequestHosts,
 ): Promise<SimBlock> {
   const o = plan.request?.blockOverrides ?? {};
   const fork = forkAt(config, Number(plan.number), Number(plan.time));
@@ -236,7 +277,7 @@ async function simulateBlock(
   if (overrides) applyStateOverrides(state, overrides.set);
   const block: Block = { header, transactions: [], ommers: [], ...(header.withdrawalsRoot ? { withdrawals: [] } : {}) };
   const env = blockEnvOf(block, { config, fork, blockHash: (n) => (n < plan.number && n + 256n >= plan.number ? hashOf(n) : undefined) });
-  const host = new EvmHost(config.chainId, fork, state, { libraryLoop: opts.traceTransfers || moved.size > 0, precompileMoves: moved });
+  const host = hosts.get(fork, state, opts.traceTransfers || moved.size > 0, moved);
   const evmBlock = host.bind(state, env);
   // As geth's simulator: the beacon-root and block-hash system calls before the calls, the requests after them.
   await preBlockSystemCalls(host, evmBlock, state, fork, header);

@@ -18,7 +18,8 @@ import { preBlockSystemCalls } from '../block/systemCalls.ts';
 import { CallError, type CallRequest } from '../call/types.ts';
 import { callGas, messageOf } from '../call/runCall.ts';
 import { TxInvalidError } from '../errors.ts';
-import { EvmHost } from '../evmHost.ts';
+import type { EvmHost } from '../evmHost.ts';
+import { EvmHostPool } from '../evmHostPool.ts';
 import type { BlockEnv, ExecTx } from '../types.ts';
 import { foldChanges } from './foldChanges.ts';
 import { attachHooks, mergeHooks } from './hooks.ts';
@@ -32,6 +33,8 @@ export interface TraceLimits {
   deadline: number;
   /** Largest answer in bytes (struct logger text); past it TRACE_TOO_LARGE. */
   maxBytes: number;
+  /** The thread's idle EVMs (core/exec/evmHostPool.ts), lent for the job; without it the job builds its own. */
+  hosts?: EvmHostPool;
 }
 
 export class TraceError extends CallError {}
@@ -139,7 +142,8 @@ export async function traceBlockTransactions(
   const fork = forkAt(config, Number(h.number), Number(h.timestamp));
   const env = blockEnvOf(block, { config, fork, blockHash });
   const state = new JournaledState(parentState);
-  const host = new EvmHost(config.chainId, fork, state);
+  const hosts = limits.hosts ?? new EvmHostPool();
+  const host = hosts.take(config.chainId, fork, state);
   const fastBlock = host.bind(state, env);
   // As geth's tracers: the beacon-root and block-hash system calls run (untraced) before the first transaction.
   await preBlockSystemCalls(host, fastBlock, state, fork, h);
@@ -180,6 +184,9 @@ export async function traceBlockTransactions(
     }
     if (only !== undefined) break;
   }
+  // Only a job that ended normally gives its EVM back (each traced transaction detached its hooks): one stopped by
+  // an exception may be mid-frame.
+  hosts.give(host);
   return out;
 }
 
@@ -216,7 +223,8 @@ export async function traceCall(
   const gas = callGas(req, { gasCap: limits.gasCap });
   const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
   const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
-  const host = new EvmHost(config.chainId, fork, base);
+  const hosts = limits.hosts ?? new EvmHostPool();
+  const host = hosts.take(config.chainId, fork, base);
   const { tx, sender } = messageOf(req, { header, config, state: base, blockHash }, gas);
   try {
     const t = await traceOne(
@@ -231,6 +239,7 @@ export async function traceCall(
       { blockHash: headerHash, blockNumber: header.number, txHash: undefined, txIndex: 0, logIndex: 0 },
       true,
     );
+    hosts.give(host);
     return t.result;
   } catch (err) {
     if (err instanceof TxInvalidError) throw new TraceError('CALL_INVALID', err.message.replace(/^invalid transaction: /, ''));

@@ -1,0 +1,121 @@
+/**
+ * The pool worker's eth_simulateV1 and callTracer jobs run in this thread (issue #15), so `--cpu-prof` sees them
+ * whole: a dev node (`xone run --dev`) gets Tracee and a many(200) transaction, then this process opens its datadir
+ * read-only, as a pool worker does, and times the jobs bench:rpc's devtools phase sends. Prints JSON (p50 per job).
+ * `--runs N` (default 50), `--calls N` per simulated block (default 10), `--only simulate|callTracer`, `--no-pool`:
+ * without the thread's idle EVMs (a new EVM per job, as before core/exec/evmHostPool.ts). Under `node --cpu-prof` the timed runs' window goes to
+ * stderr (monotonic µs, the profile's clock), so the profile can be cut to them.
+ */
+import { readFileSync } from 'node:fs';
+import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
+import { ethereumHeaderCodec } from '../chain/header/index.ts';
+import { parseGenesis } from '../chain/genesis/parseGenesis.ts';
+import { devAccounts, devGenesisJson } from '../node/dev/devChain.ts';
+import { decodeRlp } from '../primitives/rlp.ts';
+import { hexToBytes } from '../primitives/hex.ts';
+import { simulatePayload } from '../rpc/simulateParams.ts';
+import { StoreChainView } from '../rpcBackend/chainView.ts';
+import { headerData } from '../rpcBackend/convert.ts';
+import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
+import { StoreTraceView } from '../rpcBackend/traceView.ts';
+import { EvmHostPool } from '../exec/evmHostPool.ts';
+import { openReadOnly } from '../store/index.ts';
+import { must, percentile, round3 } from './rpc/client.ts';
+import { startOurs } from './rpc/peers.ts';
+import { compileTraceContracts } from './rpc/traceContracts.ts';
+
+const runsAt = process.argv.indexOf('--runs');
+const RUNS = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 50;
+const callsAt = process.argv.indexOf('--calls');
+const CALLS = callsAt > 0 ? Number(process.argv[callsAt + 1]) : 10;
+const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const FEES = { maxFeePerGas: '0x2540be400', maxPriorityFeePerGas: '0x3b9aca00' };
+
+/** This thread's CPU time (ms): the first field of its schedstat (Linux), so a loaded host's waits do not count. */
+const cpuMs = (): number => {
+  const text = readFileSync('/proc/thread-self/schedstat', 'latin1');
+  return Number(text.slice(0, text.indexOf(' '))) / 1e6;
+};
+
+const node = await startOurs();
+try {
+  const { Tracee } = compileTraceContracts();
+  const abi = Tracee.abi as Abi;
+  const mined = async (tx: Record<string, unknown>): Promise<Record<string, string>> => {
+    const hash = await must(node.url, 'eth_sendTransaction', [{ from: DEV0, ...FEES, ...tx }]);
+    for (;;) {
+      const r = (await must(node.url, 'eth_getTransactionReceipt', [hash])) as Record<string, string> | null;
+      if (r) return r;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  };
+  await must(node.url, 'evm_setAutomine', [true]);
+  const tracee = (await mined({ data: encodeDeployData({ abi, bytecode: Tracee.bytecode }), gas: '0x2dc6c0' })).contractAddress;
+  const many = await mined({ to: tracee, data: encodeFunctionData({ abi, functionName: 'many', args: [200n] }), gas: '0xf42400' });
+
+  const config = parseGenesis(devGenesisJson(devAccounts(), 2, undefined, 'Osaka')).config;
+  const reader = openReadOnly(node.datadir as string, { readDeadlineMs: 10_000 });
+  const head = () => {
+    const h = reader.getHead();
+    const row = h && reader.getHeaderByHash(h.hash);
+    if (!row) throw new Error('no head');
+    return { header: ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp), hash: row.hash };
+  };
+  const chain = new StoreChainView(reader, config, head);
+  const hosts = process.argv.includes('--no-pool') ? undefined : new EvmHostPool();
+  const h = head();
+  const at = headerData(h.header, h.hash);
+  const payload = simulatePayload({
+    blockStateCalls: [
+      {
+        calls: Array.from({ length: CALLS }, (_, i) => ({
+          from: DEV0,
+          to: tracee,
+          data: encodeFunctionData({ abi, functionName: 'nested', args: [BigInt(i)] }),
+        })),
+      },
+    ],
+  });
+  const jobs: Record<string, () => Promise<unknown>> = {
+    simulate: () =>
+      reader.readSnapshot(() =>
+        new StoreSimulateView(reader, config, { gasCap: 50_000_000n, timeoutMs: 5_000, ...(hosts ? { hosts } : {}) }).simulate(payload, at),
+      ),
+    callTracer: () =>
+      reader.readSnapshot(() =>
+        new StoreTraceView(reader, chain, config, {
+          maxBytes: 25_000_000,
+          gasCap: 50_000_000n,
+          ...(hosts ? { hosts } : {}),
+        }).traceTransaction(hexToBytes(many.transactionHash), {
+          tracer: 'callTracer',
+          timeoutMs: 5_000,
+          logger: {},
+        }),
+      ),
+  };
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  const out: Record<string, { p50Ms: number; minMs: number; cpuP50Ms: number }> = {};
+  for (const [name, job] of Object.entries(jobs)) {
+    if (only !== undefined && only !== name) continue;
+    for (let i = 0; i < 5; i++) await job();
+    const from = process.hrtime.bigint() / 1000n;
+    const t: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const s = performance.now();
+      const c = cpuMs();
+      await job();
+      cpu.push(cpuMs() - c);
+      t.push(performance.now() - s);
+    }
+    process.stderr.write(`${name} window ${from} ${process.hrtime.bigint() / 1000n}\n`);
+    t.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
+    out[name] = { p50Ms: round3(percentile(t, 50)), minMs: round3(t[0]), cpuP50Ms: round3(percentile(cpu, 50)) };
+  }
+  reader.close();
+  process.stdout.write(JSON.stringify({ runs: RUNS, ...out }) + '\n');
+} finally {
+  await node.stop();
+}
