@@ -48,6 +48,7 @@ export const DEFAULT_CONFIG: GatewayConfig = {
     failMode: { key: 'local', ip: 'local' },
     backendTimeoutMs: 50,
     backendMaxWaitMs: 1_000,
+    leaseMaxTokens: 32,
     defaultCost: 1,
     costs: DEFAULT_COSTS,
   },

@@ -61,6 +61,8 @@ export interface GatewayConfig {
     backendTimeoutMs: number;
     /** A decision slower than this (at least backendTimeoutMs) is a backend failure: the fail mode decides, refusals included. */
     backendMaxWaitMs: number;
+    /** Redis backend: most tokens an instance leases from a shared bucket at once (at most 1 % of its burst; 0: none). */
+    leaseMaxTokens: number;
     defaultCost: number;
     costs: Record<string, number>;
   };

@@ -134,6 +134,8 @@ export function buildConfig(raw: unknown): GatewayConfig {
   }
   for (const f of ['backendTimeoutMs', 'backendMaxWaitMs'] as const)
     if (!(cfg.rateLimit[f] >= 1)) problems.push(`rateLimit.${f}: expected >= 1`);
+  if (!Number.isInteger(cfg.rateLimit.leaseMaxTokens) || cfg.rateLimit.leaseMaxTokens < 0)
+    problems.push('rateLimit.leaseMaxTokens: expected an integer >= 0');
   if (!['memory', 'redis'].includes(cfg.rateLimit.backend)) problems.push('rateLimit.backend: expected memory or redis');
   const needsRedis = cfg.rateLimit.backend === 'redis' || cfg.cache.redis;
   if (needsRedis && !cfg.redis.url)

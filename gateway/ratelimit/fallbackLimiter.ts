@@ -74,6 +74,12 @@ export class FallbackLimiter implements RateLimiter {
   }
 
   async charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult> {
+    // Tokens already taken from the shared bucket (a lease) are spent without a deadline, even during an outage.
+    const held = this.shared.chargeNow?.(buckets, costs);
+    if (held) {
+      this.onShared(buckets, held);
+      return held;
+    }
     if (this.now() < this.downUntil) {
       const local = this.decideLocally(buckets, costs);
       this.owe(buckets, sum(costs, local.admitted));

@@ -38,6 +38,8 @@ export interface ChargeResult {
  */
 export interface RateLimiter {
   charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult>;
+  /** The decision when it needs no round trip to the backend (tokens already leased); undefined: call `charge`. */
+  chargeNow?(buckets: readonly ScopeBucket[], costs: readonly number[]): ChargeResult | undefined;
   /**
    * Charges `tokens` to a bucket unconditionally (the bucket may go past empty, refusing calls until it refills): what
    * an instance admitted on its own while this backend was unreachable, or a delivered notification's cost.

@@ -189,7 +189,9 @@ test('behavior: two instances sharing Redis admit within ±2 % of the bucket mat
   const after = wallMs();
   const skew = redisNow - (before + after) / 2;
   const skewBound = (after - before) / 2 + 20;
-  clock.disconnect();
+  // Limiter script calls (EVALSHA) during the run: leases of 10 tokens, not one round trip per request.
+  const scriptCalls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await clock.info('commandstats'))?.[1] ?? 0);
+  const calls0 = await scriptCalls();
   const t0 = wallMs();
   // Warm both instances (connections, key cache) with the first two requests; they count like any other.
   await Promise.all([send(a.url, -1), send(b.url, -2)]);
@@ -214,7 +216,11 @@ test('behavior: two instances sharing Redis admit within ±2 % of the bucket mat
   const failures = [await a.metricsText(), await b.metricsText()].map((t) =>
     t.match(/^xone_gateway_ratelimit_backend_failures_total\{.*$/gm),
   );
-  const report = JSON.stringify({ admitted, lower: Math.round(lower), upper: Math.round(upper), failures });
+  const roundTrips = (await scriptCalls()) - calls0;
+  clock.disconnect();
+  const report = JSON.stringify({ admitted, lower: Math.round(lower), upper: Math.round(upper), failures, roundTrips });
+  console.log(report);
+  expect(roundTrips, report).toBeLessThan(admitted / 2);
   expect(admitted, report).toBeGreaterThanOrEqual(lower * 0.98);
   expect(admitted, report).toBeLessThanOrEqual(upper * 1.02);
   expect(await a.metricsText()).not.toMatch(/xone_gateway_ratelimit_backend_failures_total\{/);

@@ -12,6 +12,7 @@ import { KeyService } from '../../keys/keyService.ts';
 import type { KeyStore } from '../../keys/types.ts';
 import type { LogSink } from '../../middleware/callLog/callLog.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
+import { LeasingLimiter } from '../../ratelimit/leasingLimiter.ts';
 import { parseCidr, type Cidr } from '../../address/ip.ts';
 import { capConnectionsPerIp } from './connectionCap.ts';
 import { createNodeFetch } from './nodeFetch.ts';
@@ -98,7 +99,8 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     await waitReady(redis).catch(() => undefined);
     const persistence = await redisPersistenceWarning(redis);
     if (persistence) warnings.push(persistence);
-    if (config.rateLimit.backend === 'redis') ports.sharedLimiter = new RedisLimiter(redis, config.redis.prefix);
+    if (config.rateLimit.backend === 'redis')
+      ports.sharedLimiter = new LeasingLimiter(new RedisLimiter(redis, config.redis.prefix), { maxTokens: config.rateLimit.leaseMaxTokens });
     ports.sharedHead = new RedisSharedHead(redis, config.redis.prefix);
     if (config.cache.redis) ports.sharedCache = new RedisCache(redis, config.redis.prefix);
     keyStore = new RedisKeyStore(redis, config.redis.prefix, config.redis.url);
