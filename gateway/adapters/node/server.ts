@@ -100,7 +100,9 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     const persistence = await redisPersistenceWarning(redis);
     if (persistence) warnings.push(persistence);
     if (config.rateLimit.backend === 'redis')
-      ports.sharedLimiter = new LeasingLimiter(new RedisLimiter(redis, config.redis.prefix), { maxTokens: config.rateLimit.leaseMaxTokens });
+      ports.sharedLimiter = new LeasingLimiter(new RedisLimiter(redis, config.redis.prefix), {
+        maxTokens: config.rateLimit.leaseMaxTokens,
+      });
     ports.sharedHead = new RedisSharedHead(redis, config.redis.prefix);
     if (config.cache.redis) ports.sharedCache = new RedisCache(redis, config.redis.prefix);
     keyStore = new RedisKeyStore(redis, config.redis.prefix, config.redis.url);
