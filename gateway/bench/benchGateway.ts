@@ -184,7 +184,8 @@ try {
     targets: {
       addedP50UncachedMs: { target: 0.25, measured: r3(uncached.p50Ms - direct.p50Ms), met: uncached.p50Ms - direct.p50Ms <= 0.25 },
       cachedVsDirect: { target: 1.5, measured: r3(cached.reqPerSec / direct.reqPerSec), met: cached.reqPerSec >= 1.5 * direct.reqPerSec },
-      limiterP99Ms: { target: 1, measured: limiter.redisSequential.p99Ms, met: limiter.redisSequential.p99Ms <= 1 },
+      /** The gateway's decision (Redis behind token leases); the bare Redis round trip is in limiter.redisSequential. */
+      limiterP99Ms: { target: 1, measured: limiter.gatewaySequential.p99Ms, met: limiter.gatewaySequential.p99Ms <= 1 },
       /** No target in the issue: reported so that a change to the hot path shows (issue #17: 85 us). */
       gatewayCpuUsPerCachedHit: { target: null, measured: cached.cpuUsPerRequest.gateway, met: null },
     },
@@ -195,7 +196,8 @@ try {
   process.stderr.write(
     `gateway: direct ${direct.reqPerSec}/s p50 ${direct.p50Ms} ms; uncached ${uncached.reqPerSec}/s +${report.addedLatencyMs.gatewayUncachedP50} ms p50; ` +
       `cached ${cached.reqPerSec}/s (${report.ratios.cachedVsDirectReqPerSec}x direct); nginx ${nginx.reqPerSec}/s +${report.addedLatencyMs.nginxP50} ms p50; ` +
-      `redis limiter p50 ${limiter.redisSequential.p50Ms} ms p99 ${limiter.redisSequential.p99Ms} ms (server ${limiter.redisServerUsPerCall} us/call, ` +
+      `limiter decision p50 ${limiter.gatewaySequential.p50Ms} ms p99 ${limiter.gatewaySequential.p99Ms} ms (leased; ` +
+      `each on Redis: p50 ${limiter.redisSequential.p50Ms} ms p99 ${limiter.redisSequential.p99Ms} ms, server ${limiter.redisServerUsPerCall} us/call, ` +
       `${limiter.redisSequential.slowest1PctDuringClientGc}/${limiter.redisSequential.slowest1Pct} slowest during client GC)` +
       (before
         ? `; baseline uncached ${before.gatewayUncached.reqPerSec}/s p50 ${before.gatewayUncached.p50Ms} ms, cached ${before.gatewayCached.reqPerSec}/s`

@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
+import { LeasingLimiter } from '../ratelimit/leasingLimiter.ts';
 import { MemoryLimiter } from '../ratelimit/memoryLimiter.ts';
 import type { RateLimiter, ScopeBucket } from '../ratelimit/types.ts';
 import { RedisLimiter } from '../adapters/node/redisLimiter.ts';
@@ -32,10 +33,10 @@ async function withGcWindows<T>(fn: () => Promise<T>): Promise<{ value: T; gc: [
  * Decision latency p50/p99 (ms) of a limiter, sequential and with `inflight` concurrent callers, plus how many of the
  * slowest 1 % overlapped a GC pause of this (the client) process: the tail's attribution.
  */
-async function measure(limiter: RateLimiter, n: number, inflight: number) {
+async function measure(limiter: RateLimiter, n: number, inflight: number, keys = 1000) {
   const samples: [number, number][] = [];
   let next = 0;
-  const bucket = (i: number): ScopeBucket => ({ scope: 'key', id: `bench-${i % 1000}`, params: { ratePerSec: 1e9, burst: 1e9 } });
+  const bucket = (i: number): ScopeBucket => ({ scope: 'key', id: `bench-${i % keys}`, params: { ratePerSec: 1e9, burst: 1e9 } });
   const t0 = performance.now();
   const worker = async () => {
     while (next < n) {
@@ -69,15 +70,25 @@ async function serverUsPerCall(redis: Redis): Promise<number | undefined> {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Redis limiter (one Lua round trip per decision) and the in-process limiter for reference. */
+/**
+ * The gateway's decision (Redis limiter behind token leases, as `xone-gateway` runs it: most decisions spend a lease,
+ * one in up to 32 makes the round trip), the Redis round trip itself (every decision on Redis: 1,000 keys, no lease
+ * reused), and the in-process limiter for reference.
+ */
 export async function benchLimiter(redis: Redis, n: number) {
   const rl = new RedisLimiter(redis, 'bench:');
   await measure(rl, WARMUP_DECISIONS, 1);
   await redis.config('RESETSTAT');
   const redisSequential = await measure(rl, n, 1);
   const redisServerUsPerCall = await serverUsPerCall(redis);
+  // One key (the bench's tier: 1e9/s, burst 1e9, so leases of 32 that end within 1 ms), sequential.
+  const leased = new LeasingLimiter(rl, { maxTokens: 32 });
+  await measure(leased, WARMUP_DECISIONS, 1, 1);
+  const gatewaySequential = await measure(leased, n, 1, 1);
   return {
     warmupDecisions: WARMUP_DECISIONS,
+    /** The decision as the gateway makes it (leases): the target's figure. */
+    gatewaySequential,
     redisSequential,
     /** Redis's own execution time per decision during the sequential series: the rest of a decision is client + network. */
     redisServerUsPerCall,
