@@ -23,7 +23,18 @@ function compactValue(v: unknown): unknown {
     }
     return out ?? v;
   }
-  // Only plain objects are walked (class instances, Maps and the like are cloned, or refused, as they are).
+  // State overrides: address -> fields (code, storage values), each a view into the request's bytes.
+  if (v instanceof Map) {
+    let changed = false;
+    const out = new Map<unknown, unknown>();
+    for (const [key, x] of v) {
+      const c = compactValue(x);
+      if (c !== x) changed = true;
+      out.set(key, c);
+    }
+    return changed ? out : v;
+  }
+  // Only plain objects and Maps are walked (class instances and the like are cloned, or refused, as they are).
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto !== Object.prototype && proto !== null) return v;
   let out: Record<string, unknown> | undefined;

@@ -5,6 +5,7 @@
 import { setPriority } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker, waitForReady } from '../runtime/spawnTsWorker.ts';
+import { compact } from './compact.ts';
 import type { RpcPoolOptions } from './options.ts';
 import { threadCpuNs } from './threadCpu.ts';
 import { CONTROL_INTERRUPT, CONTROL_SLOTS, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
@@ -98,9 +99,12 @@ export class WorkerSlot<J = unknown> {
     }
   }
 
-  /** Sends a job (throws if its params cannot be cloned). */
+  /**
+   * Sends a job (throws if its params cannot be cloned). Its byte fields are mostly views into Node's 8 KiB Buffer
+   * pool (hexToBytes of the request's JSON), which the clone would copy whole, each of them: compacted first.
+   */
   post(request: JobRequest): void {
-    this.worker.postMessage(request);
+    this.worker.postMessage(compact(request));
   }
 
   /** Asks the running job `id` to stop (read by the worker between EVM steps and rows). */
