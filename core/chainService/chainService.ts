@@ -7,7 +7,7 @@
 import type { Block } from '../chain/block/index.ts';
 import type { Genesis } from '../chain/genesis/index.ts';
 import { ethereumHeaderCodec, type Header } from '../chain/header/index.ts';
-import { decodeTransaction } from '../chain/transaction/index.ts';
+import { decodeTransaction, signTransaction } from '../chain/transaction/index.ts';
 import { CliqueEngine, NONCE_AUTH_VOTE, NONCE_DROP_VOTE } from '../consensus/clique/index.ts';
 import type { ConsensusEngine, HeaderReader } from '../consensus/interface.ts';
 import { trustedEngine } from '../consensus/trusted.ts';
@@ -26,6 +26,10 @@ import { pipelineSenders } from './senderPipeline.ts';
 import { applyDevEdits, type DevStateEdit } from './devStateEdits.ts';
 import type { JournaledState } from '../state/journaledState.ts';
 import { noCpuClock, processCpuMs, type CpuClock } from '../exec/cpuClock.ts';
+import { keccak256 } from '../primitives/keccak.ts';
+
+/** The warm-up block's sender (`warmUp`): a key derived from a fixed phrase, whose transfer is never committed. */
+const WARM_UP_KEY = keccak256(new TextEncoder().encode('xone chain thread warm-up'));
 
 export interface ChainServiceOptions {
   datadir: string;
@@ -324,6 +328,57 @@ export class ChainService {
       dropped: built.dropped.map((t) => t.hash),
       phases,
     };
+  }
+
+  /**
+   * Runs the producer's path once on a throwaway block and drops it (the dev chain, at start-up): a transfer from a
+   * key nobody holds, funded by a dev state edit, is built, executed, folded into the state root and sealed, then the
+   * commit is refused before anything is written (the importer rolls back as after a failed seal). A fresh node's
+   * first blocks otherwise pay for compiling that code: the first automine sends took 2-3x the later ones. Returns how
+   * many transactions the dropped block executed (1; 0 without a signer).
+   */
+  async warmUp(): Promise<{ transactions: number }> {
+    const key = this.options.signerKey;
+    if (!key || !this.signerAddress) return { transactions: 0 };
+    const parent = this.importer.headInfo;
+    const from = addressFromPrivateKey(WARM_UP_KEY);
+    const tx = signTransaction(
+      {
+        type: 2,
+        chainId: this.options.genesis.config.chainId,
+        nonce: this.importer.state.getAccount(from)?.nonce ?? 0n,
+        maxPriorityFeePerGas: 1n,
+        maxFeePerGas: 2n * (parent.header.baseFeePerGas ?? 0n) + 1_000_000_000n,
+        gasLimit: 21_000n,
+        to: this.signerAddress,
+        value: 1n,
+        data: new Uint8Array(0),
+      },
+      WARM_UP_KEY,
+    );
+    const built = await buildBlock([{ tx: decodeTransaction(tx.raw), sender: from }], parent.header.timestamp + 1n, {
+      preState: (state) => applyDevEdits(state, [{ address: from, balance: 10n ** 18n }]),
+      config: this.options.genesis.config,
+      parent,
+      state: this.importer.state,
+      hosts: this.hosts,
+      blockHash: (n) => this.store.getCanonicalHash(Number(n)),
+      cpuClock: this.cpuNow,
+    });
+    const dropped = new Error('warm-up block dropped');
+    try {
+      await this.importer.commitExecuted(built.exec, built.senders, (stateRoot) => {
+        let header: Header = { ...built.block.header, stateRoot };
+        if (this.engine instanceof CliqueEngine) {
+          header = this.engine.prepare(header, parent.header, this.signerAddress as Uint8Array, this.headerReader());
+          this.engine.seal(header, key);
+        }
+        throw dropped;
+      });
+    } catch (err) {
+      if (err !== dropped) throw err;
+    }
+    return { transactions: built.block.transactions.length };
   }
 
   /**

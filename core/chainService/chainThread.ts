@@ -68,6 +68,7 @@ export class ChainThread implements Async<ChainApi> {
   steady = () => this.call('steady');
   checkpoint = () => this.call('checkpoint');
   unwindTo = (number: bigint) => this.call('unwindTo', number);
+  warmUp = () => this.call('warmUp');
 
   /** Finishes queued work, closes the store in the chain thread, then ends the thread. */
   async close(): Promise<void> {

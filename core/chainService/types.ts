@@ -15,6 +15,7 @@ export interface ChainApi {
   steady(): void;
   checkpoint(): boolean;
   unwindTo(number: bigint): void;
+  warmUp(): Promise<{ transactions: number }>;
 }
 
 export type ChainMethod = keyof ChainApi;

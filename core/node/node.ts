@@ -258,6 +258,11 @@ export class XoneNode {
       node.ethstats = lifecycle.add('ethstats', await EthstatsFeed.start(options.ethstats, source, logger, node.head.hash));
     }
 
+    if (options.dev && node.producer) {
+      // The chain thread runs a throwaway block first (ChainService.warmUp), so the first sends do not pay for
+      // compiling the production path; anything sent meanwhile waits behind it in the chain thread's queue.
+      chain.warmUp().catch((err: unknown) => logger.warn('chain thread warm-up failed', { err: (err as Error).message }));
+    }
     if (node.producer) {
       node.producer.start();
       lifecycle.add('producer', node.producer);
