@@ -6,13 +6,11 @@
  */
 import { EVMError } from '@ethereumjs/evm';
 import type { InterpreterInternals, JumpAnalysis, OpcodeEntry, RunResult } from './internals.ts';
-import { dupOp, jumpdestOp, popOp, pushOp, swapOp } from './stackOps.ts';
+import { InlineFrame, inlinePlan, runInline } from './inlineRun.ts';
 
 const STOP = EVMError.errorMessages.STOP;
 const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS;
 const INVALID_OPCODE = EVMError.errorMessages.INVALID_OPCODE;
-const UNDERFLOW = EVMError.errorMessages.STACK_UNDERFLOW;
-const OVERFLOW = EVMError.errorMessages.STACK_OVERFLOW;
 
 interface StackArray {
   _store: bigint[];
@@ -80,7 +78,18 @@ export interface StepWatch {
  */
 export type StepHook = (interp: InterpreterInternals, info: OpcodeEntry['opcodeInfo'], gas: bigint, memoryWords: bigint) => void;
 
-/** Runs `code` in `interp` to the end of the frame; same result shape as `Interpreter.run`. */
+/** The gas the lazy path may charge before it must settle: what is left, up to 2^53. */
+function budgetOf(gasLeft: bigint): number {
+  return gasLeft >= SAFE_GAS ? Number.MAX_SAFE_INTEGER : Number(gasLeft);
+}
+
+/**
+ * Runs `code` in `interp` to the end of the frame; same result shape as `Interpreter.run`.
+ *
+ * Runs of stackOps.ts's ops (arithmetic, comparisons, bitwise ops, PUSH, DUP, SWAP, POP, JUMPDEST, JUMP, JUMPI) go
+ * to the synchronous inner loop (inlineRun.ts) with the program counter, stack height and lazy gas in locals; this
+ * loop runs one op at a time for everything else, with the run state up to date before its handler runs.
+ */
 export async function fastRun(
   interp: InterpreterInternals,
   code: Uint8Array,
@@ -98,7 +107,15 @@ export async function fastRun(
     // array gives PUSH an element load instead of a hash lookup, for the same `pushes[pc]` reads.
     const pushes: bigint[] = new Array<bigint>(code.length);
     for (const [pc, value] of Object.entries(analysis.pushes)) pushes[Number(pc)] = value;
-    analysis = { ...analysis, pushes: pushes as unknown as Record<number, bigint>, lazyFees: lazyFees(analysis.opcodesCached) };
+    const fees = lazyFees(analysis.opcodesCached);
+    const plan = inlinePlan(analysis.opcodesCached, fees, pushes, analysis.jumps);
+    analysis = {
+      ...analysis,
+      pushes: pushes as unknown as Record<number, bigint>,
+      lazyFees: fees,
+      inlineKinds: plan.kinds,
+      jumpTargets: plan.targets,
+    };
     cache.set(code, analysis);
   }
   rs.validJumps = analysis.jumps;
@@ -107,84 +124,79 @@ export async function fastRun(
   const ops = analysis.opcodesCached;
   const fees = analysis.lazyFees as Float64Array;
   const length = code.length;
-  // The frame's stack (one object for the frame's life), for the ops run inline below.
+  // The frame's stack (one object for the frame's life).
   const stack = (rs as unknown as { stack: StackArray }).stack;
   let err: unknown;
-  // Static gas of the "pure" ops below, charged as a number and subtracted from the bigint `rs.gasLeft` in one go
-  // before anything that can read it (a bigint subtraction per opcode allocates: ~30 % of a loop's time). `budget`
-  // bounds `pending` by the gas left (and 2^53), so a pure op never runs out of gas on this path; one that would
-  // goes through the exact path after a flush. Not while a tracing hook reads the gas at every step.
+  // Static gas of the "pure" ops, charged as a number and subtracted from the bigint `rs.gasLeft` in one go before
+  // anything that can read it (a bigint subtraction per opcode allocates: ~30 % of a loop's time). `budget` bounds
+  // `pending` by the gas left (and 2^53), so a pure op never runs out of gas on this path; one that would goes
+  // through the exact path after the pending gas is settled. Not while a tracing hook reads the gas at every step.
   let pending = 0;
-  let budget = 0;
+  let budget = budgetOf(rs.gasLeft);
   const lazy = hook === undefined && rs.env.accessWitness === undefined;
-  const flush = (): void => {
-    if (pending !== 0) {
-      rs.gasLeft -= BigInt(pending);
-      pending = 0;
-    }
-    budget = rs.gasLeft >= SAFE_GAS ? Number.MAX_SAFE_INTEGER : Number(rs.gasLeft);
-  };
-  flush();
+  const inline = lazy
+    ? new InlineFrame(
+        code,
+        stack._store,
+        stack._maxHeight,
+        fees,
+        analysis.inlineKinds as Uint8Array,
+        analysis.jumpTargets as Int32Array,
+        analysis.pushes as unknown as bigint[],
+        analysis.jumps,
+      )
+    : undefined;
   while (rs.programCounter < length) {
+    if (inline !== undefined) {
+      inline.pc = rs.programCounter;
+      inline.len = stack._len;
+      inline.pending = pending;
+      inline.budget = budget;
+      if (watch !== undefined) inline.steps = watch.every - 1 - watch.count;
+      try {
+        runInline(inline);
+      } catch (e) {
+        // A stack error of an inline op: the run state as the library's loop leaves it (the op counted).
+        rs.programCounter = inline.pc + 1;
+        rs.opCode = code[inline.pc] as number;
+        stack._len = inline.len;
+        if (inline.pending !== 0) rs.gasLeft -= BigInt(inline.pending);
+        pending = 0;
+        if (!isEvmError(e)) throw e;
+        err = e;
+        break;
+      }
+      rs.programCounter = inline.pc;
+      stack._len = inline.len;
+      pending = inline.pending;
+      if (watch !== undefined) watch.count = watch.every - 1 - inline.steps;
+      if (rs.programCounter >= length) break;
+    }
     const entry = ops[rs.programCounter] as OpcodeEntry;
     const info = entry.opcodeInfo;
     rs.opCode = info.code;
     // Outside the try, like an error from a library `step` listener: it ends the whole call, not just this frame.
     if (watch !== undefined && ++watch.count >= watch.every) {
       watch.count = 0;
-      flush();
+      if (pending !== 0) rs.gasLeft -= BigInt(pending);
+      pending = 0;
       const wait = watch.check();
       if (wait !== undefined) await wait;
+      budget = budgetOf(rs.gasLeft);
     }
-    const fee = fees[rs.programCounter] as number;
-    if (lazy && fee >= 0) {
-      if (pending + fee <= budget) {
+    try {
+      const fee = fees[rs.programCounter] as number;
+      if (lazy && fee >= 0 && pending + fee <= budget) {
+        // A pure op the inner loop did not run (another handler, or an inline one's error path): its handler.
         pending += fee;
         rs.programCounter++;
-        try {
-          // stackOps.ts's PUSH, DUP, SWAP, POP and JUMPDEST inline (same code as those functions), recognised by identity
-          // so a handler that a tracer or a fork put in their place is still called.
-          const handler = entry.opHandler as unknown;
-          if (handler === pushOp) {
-            const s = stack;
-            if (rs.shouldDoJumpAnalysis || s._len >= s._maxHeight) entry.opHandler(rs, common);
-            else {
-              s._store[s._len++] = rs.cachedPushes[rs.programCounter] as bigint;
-              rs.programCounter += info.code - 0x5f;
-            }
-          } else if (handler === dupOp) {
-            const s = stack;
-            const n = info.code - 0x7f;
-            const len = s._len;
-            if (len < n) throw new EVMError(UNDERFLOW);
-            if (len >= s._maxHeight) throw new EVMError(OVERFLOW);
-            s._store[len] = s._store[len - n] as bigint;
-            s._len = len + 1;
-          } else if (handler === swapOp) {
-            const s = stack;
-            const n = info.code - 0x8f;
-            const head = s._len - 1;
-            if (head < n) throw new EVMError(UNDERFLOW);
-            const st = s._store;
-            const tmp = st[head] as bigint;
-            st[head] = st[head - n] as bigint;
-            st[head - n] = tmp;
-          } else if (handler === popOp) {
-            const s = stack;
-            if (s._len < 1) throw new EVMError(UNDERFLOW);
-            s._len--;
-          } else if (handler !== jumpdestOp) entry.opHandler(rs, common);
-        } catch (e) {
-          flush();
-          if (!isEvmError(e)) throw e;
-          if (e.error !== STOP) err = e;
-          break;
-        }
+        entry.opHandler(rs, common);
         continue;
       }
-    }
-    flush();
-    try {
+      if (pending !== 0) {
+        rs.gasLeft -= BigInt(pending);
+        pending = 0;
+      }
       let gas = info.feeBigInt;
       if (hook === undefined) {
         if (info.dynamicGas)
@@ -211,15 +223,17 @@ export async function fastRun(
       else entry.opHandler(rs, common);
       rs.env.accessWitness?.commit();
       // The op may have charged or returned gas (calls): the lazy budget starts again from what is left.
-      budget = rs.gasLeft >= SAFE_GAS ? Number.MAX_SAFE_INTEGER : Number(rs.gasLeft);
+      budget = budgetOf(rs.gasLeft);
     } catch (e) {
+      if (pending !== 0) rs.gasLeft -= BigInt(pending);
+      pending = 0;
       rs.env.accessWitness?.revert();
       if (!isEvmError(e)) throw e;
       if (e.error !== STOP) err = e;
       break;
     }
   }
-  flush();
+  if (pending !== 0) rs.gasLeft -= BigInt(pending);
   if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
     rs.gasLeft = 0n;
     err = new EVMError(OUT_OF_GAS);

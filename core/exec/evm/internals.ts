@@ -40,6 +40,10 @@ export interface JumpAnalysis {
   opcodesCached: OpcodeEntry[];
   /** Ours (fastLoop.ts): per pc, the static gas the loop may charge lazily, or -1. */
   lazyFees?: Float64Array;
+  /** Ours (fastLoop.ts): per pc, the opcode the loop runs inline, or 0. */
+  inlineKinds?: Uint8Array;
+  /** Ours (fastLoop.ts): per pc of a PUSH fused with the JUMP/JUMPI after it, the destination, or -1. */
+  jumpTargets?: Int32Array;
 }
 
 /** The interpreter's `RunState` fields the fast paths touch. */

@@ -217,18 +217,34 @@ function validDestination(rs: StackRunState, dest: bigint): boolean {
   return dest < 0x1_0000_0000n && rs.validJumps[Number(dest)] === 1;
 }
 
+/**
+ * The handlers the fast loop runs inline, by identity (fastLoop.ts): its switch has the same semantics. A handler
+ * that a tracer or a fork put in their place is not in the set, so the loop calls it.
+ */
+const inlined = new WeakSet<object>();
+
+/** Whether the fast loop may run `handler`'s op inline instead of calling it. */
+export function isInlined(handler: unknown): boolean {
+  return typeof handler === 'function' && inlined.has(handler);
+}
+
 function jump(library: Handler): Handler {
-  return (rs, common) => {
+  return inline((rs, common) => {
     const s = need(rs, 1);
     const dest = s._store[s._len - 1] as bigint;
     if (!validDestination(rs, dest)) return library(rs, common);
     s._len--;
     rs.programCounter = Number(dest);
-  };
+  });
+}
+
+function inline(handler: Handler): Handler {
+  inlined.add(handler);
+  return handler;
 }
 
 function jumpi(library: Handler): Handler {
-  return (rs, common) => {
+  return inline((rs, common) => {
     const s = need(rs, 2);
     const dest = s._store[s._len - 1] as bigint;
     if (s._store[s._len - 2] === 0n) {
@@ -238,7 +254,7 @@ function jumpi(library: Handler): Handler {
     if (!validDestination(rs, dest)) return library(rs, common);
     s._len -= 2;
     rs.programCounter = Number(dest);
-  };
+  });
 }
 
 let libraryPush: Handler | undefined;
@@ -330,6 +346,8 @@ const WRAPPERS: ReadonlyArray<readonly [number, (library: Handler) => Handler]> 
   [0x56, jump],
   [0x57, jumpi],
 ];
+for (const [, handler] of REPLACEMENTS) inlined.add(handler);
+inlined.add(pushOp);
 const PUSHES: ReadonlyArray<readonly [number, (library: Handler) => Handler]> = Array.from({ length: 32 }, (_, i) => [0x60 + i, push]);
 
 /**
