@@ -1,5 +1,5 @@
 /**
- * The fast loop's inner loop (fastLoop.ts, decision 0037): a synchronous run of the ops whose handlers are
+ * The fast loop's inner loop (fastLoop.ts, decision 0035): a synchronous run of the ops whose handlers are
  * stackOps.ts's (arithmetic, comparisons, bitwise ops, PUSH, DUP, SWAP, POP, JUMPDEST, JUMP, JUMPI), inline in one
  * switch with the program counter, the stack height and the lazily charged gas in locals. It stops at the first op
  * it does not run (any other op, one whose gas does not fit the budget, an invalid jump, a step-watch check due) and
@@ -94,294 +94,302 @@ export function runInline(f: InlineFrame): void {
   let len = f.len;
   let pending = f.pending;
   let steps = f.steps;
-  try {
-    while (pc < length && steps > 0) {
-      const fee = fees[pc] as number;
-      const kind = kinds[pc] as number;
-      if (kind === 0 || pending + fee > budget) return;
-      pending += fee;
-      steps--;
-      switch (kind) {
-        case 0x01: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const r = (st[--len] as bigint) + (st[len - 1] as bigint);
-          st[len - 1] = r >= TWO_256 ? r - TWO_256 : r;
-          pc++;
-          continue;
-        }
-        case 0x02: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = BigInt.asUintN(256, a * (st[len - 1] as bigint));
-          pc++;
-          continue;
-        }
-        case 0x03: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          const b = st[len - 1] as bigint;
-          st[len - 1] = a >= b ? a - b : a - b + TWO_256;
-          pc++;
-          continue;
-        }
-        case 0x04: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          const b = st[len - 1] as bigint;
-          st[len - 1] = b === 0n ? 0n : a / b;
-          pc++;
-          continue;
-        }
-        case 0x06: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          const b = st[len - 1] as bigint;
-          st[len - 1] = b === 0n ? 0n : a % b;
-          pc++;
-          continue;
-        }
-        case 0x08: {
-          if (len < 3) throw new EVMError(UNDERFLOW);
-          len -= 2;
-          const c = st[len - 1] as bigint;
-          st[len - 1] = c === 0n ? 0n : ((st[len + 1] as bigint) + (st[len] as bigint)) % c;
-          pc++;
-          continue;
-        }
-        case 0x09: {
-          if (len < 3) throw new EVMError(UNDERFLOW);
-          len -= 2;
-          const c = st[len - 1] as bigint;
-          st[len - 1] = c === 0n ? 0n : ((st[len + 1] as bigint) * (st[len] as bigint)) % c;
-          pc++;
-          continue;
-        }
-        case 0x10: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a < (st[len - 1] as bigint) ? 1n : 0n;
-          pc++;
-          continue;
-        }
-        case 0x11: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a > (st[len - 1] as bigint) ? 1n : 0n;
-          pc++;
-          continue;
-        }
-        case 0x14: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a === st[len - 1] ? 1n : 0n;
-          pc++;
-          continue;
-        }
-        case 0x15: {
-          if (len < 1) throw new EVMError(UNDERFLOW);
-          st[len - 1] = st[len - 1] === 0n ? 1n : 0n;
-          pc++;
-          continue;
-        }
-        case 0x16: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a & (st[len - 1] as bigint);
-          pc++;
-          continue;
-        }
-        case 0x17: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a | (st[len - 1] as bigint);
-          pc++;
-          continue;
-        }
-        case 0x18: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a ^ (st[len - 1] as bigint);
-          pc++;
-          continue;
-        }
-        case 0x19: {
-          if (len < 1) throw new EVMError(UNDERFLOW);
-          st[len - 1] = BigInt.asUintN(256, ~(st[len - 1] as bigint));
-          pc++;
-          continue;
-        }
-        case 0x1b: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a >= 256n ? 0n : BigInt.asUintN(256, (st[len - 1] as bigint) << a);
-          pc++;
-          continue;
-        }
-        case 0x1c: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          const a = st[--len] as bigint;
-          st[len - 1] = a >= 256n ? 0n : (st[len - 1] as bigint) >> a;
-          pc++;
-          continue;
-        }
-        case 0x50:
-          if (len < 1) throw new EVMError(UNDERFLOW);
-          len--;
-          pc++;
-          continue;
-        case 0x56: {
-          if (len < 1) throw new EVMError(UNDERFLOW);
-          const dest = st[len - 1] as bigint;
-          if (dest < JUMP_LIMIT) {
-            JUMP_WORD[0] = dest;
-            const to = JUMP_HALVES[LOW_HALF] as number;
-            if (jumps[to] === 1) {
-              len--;
-              pc = to;
-              continue;
-            }
-          }
-          break; // the library's handler throws its invalid-jump error (below)
-        }
-        case 0x57: {
-          if (len < 2) throw new EVMError(UNDERFLOW);
-          if (st[len - 2] === 0n) {
-            len -= 2;
-            pc++;
-            continue;
-          }
-          const dest = st[len - 1] as bigint;
-          if (dest < JUMP_LIMIT) {
-            JUMP_WORD[0] = dest;
-            const to = JUMP_HALVES[LOW_HALF] as number;
-            if (jumps[to] === 1) {
-              len -= 2;
-              pc = to;
-              continue;
-            }
-          }
-          break;
-        }
-        case 0x5b:
-          pc++;
-          continue;
-        case 0x60:
-        case 0x61:
-        case 0x62:
-        case 0x63:
-        case 0x64:
-        case 0x65:
-        case 0x66:
-        case 0x67:
-        case 0x68:
-        case 0x69:
-        case 0x6a:
-        case 0x6b:
-        case 0x6c:
-        case 0x6d:
-        case 0x6e:
-        case 0x6f:
-        case 0x70:
-        case 0x71:
-        case 0x72:
-        case 0x73:
-        case 0x74:
-        case 0x75:
-        case 0x76:
-        case 0x77:
-        case 0x78:
-        case 0x79:
-        case 0x7a:
-        case 0x7b:
-        case 0x7c:
-        case 0x7d:
-        case 0x7e:
-        case 0x7f:
-          if (len >= max) throw new EVMError(OVERFLOW);
-          st[len++] = pushes[pc + 1] as bigint;
-          pc += kind - 0x5e;
-          continue;
-        case 0xb0: // PUSH_JUMP (literals: V8 compiles a switch of literal cases to a jump table)
-        case 0xb1: {
-          // The PUSH's own checks and gas (already counted), then the jump's gas if it fits, else the PUSH alone.
-          if (len >= max) throw new EVMError(OVERFLOW);
-          const next = pc + (code[pc] as number) - 0x5e;
-          const jumpFee = fees[next] as number;
-          if (steps < 1 || pending + jumpFee > budget) {
-            st[len++] = pushes[pc + 1] as bigint;
-            pc = next;
-            continue;
-          }
-          pending += jumpFee;
-          steps--;
-          if (kind === PUSH_JUMP) {
-            pc = targets[pc] as number;
-            continue;
-          }
-          // JUMPI: the condition is the word under the pushed destination.
-          if (len < 1) throw new EVMError(UNDERFLOW);
-          pc = st[--len] === 0n ? next + 1 : (targets[pc] as number);
-          continue;
-        }
-        case 0x80:
-        case 0x81:
-        case 0x82:
-        case 0x83:
-        case 0x84:
-        case 0x85:
-        case 0x86:
-        case 0x87:
-        case 0x88:
-        case 0x89:
-        case 0x8a:
-        case 0x8b:
-        case 0x8c:
-        case 0x8d:
-        case 0x8e:
-        case 0x8f: {
-          const n = kind - 0x7f;
-          if (len < n) throw new EVMError(UNDERFLOW);
-          if (len >= max) throw new EVMError(OVERFLOW);
-          st[len] = st[len - n] as bigint;
-          len++;
-          pc++;
-          continue;
-        }
-        case 0x90:
-        case 0x91:
-        case 0x92:
-        case 0x93:
-        case 0x94:
-        case 0x95:
-        case 0x96:
-        case 0x97:
-        case 0x98:
-        case 0x99:
-        case 0x9a:
-        case 0x9b:
-        case 0x9c:
-        case 0x9d:
-        case 0x9e:
-        case 0x9f: {
-          const n = kind - 0x8f;
-          if (len <= n) throw new EVMError(UNDERFLOW);
-          const head = len - 1;
-          const tmp = st[head] as bigint;
-          st[head] = st[head - n] as bigint;
-          st[head - n] = tmp;
-          pc++;
-          continue;
-        }
+  while (pc < length && steps > 0) {
+    const fee = fees[pc] as number;
+    const kind = kinds[pc] as number;
+    if (kind === 0 || pending + fee > budget) break;
+    pending += fee;
+    steps--;
+    switch (kind) {
+      case 0x01: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const r = (st[--len] as bigint) + (st[len - 1] as bigint);
+        st[len - 1] = r >= TWO_256 ? r - TWO_256 : r;
+        pc++;
+        continue;
       }
-      // An inline op's error path (an invalid jump destination): the caller runs its handler, gas not yet counted.
-      pending -= fee;
-      steps++;
-      return;
+      case 0x02: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = BigInt.asUintN(256, a * (st[len - 1] as bigint));
+        pc++;
+        continue;
+      }
+      case 0x03: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        const b = st[len - 1] as bigint;
+        st[len - 1] = a >= b ? a - b : a - b + TWO_256;
+        pc++;
+        continue;
+      }
+      case 0x04: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        const b = st[len - 1] as bigint;
+        st[len - 1] = b === 0n ? 0n : a / b;
+        pc++;
+        continue;
+      }
+      case 0x06: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        const b = st[len - 1] as bigint;
+        st[len - 1] = b === 0n ? 0n : a % b;
+        pc++;
+        continue;
+      }
+      case 0x08: {
+        if (len < 3) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        len -= 2;
+        const c = st[len - 1] as bigint;
+        st[len - 1] = c === 0n ? 0n : ((st[len + 1] as bigint) + (st[len] as bigint)) % c;
+        pc++;
+        continue;
+      }
+      case 0x09: {
+        if (len < 3) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        len -= 2;
+        const c = st[len - 1] as bigint;
+        st[len - 1] = c === 0n ? 0n : ((st[len + 1] as bigint) * (st[len] as bigint)) % c;
+        pc++;
+        continue;
+      }
+      case 0x10: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a < (st[len - 1] as bigint) ? 1n : 0n;
+        pc++;
+        continue;
+      }
+      case 0x11: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a > (st[len - 1] as bigint) ? 1n : 0n;
+        pc++;
+        continue;
+      }
+      case 0x14: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a === st[len - 1] ? 1n : 0n;
+        pc++;
+        continue;
+      }
+      case 0x15: {
+        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        st[len - 1] = st[len - 1] === 0n ? 1n : 0n;
+        pc++;
+        continue;
+      }
+      case 0x16: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a & (st[len - 1] as bigint);
+        pc++;
+        continue;
+      }
+      case 0x17: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a | (st[len - 1] as bigint);
+        pc++;
+        continue;
+      }
+      case 0x18: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a ^ (st[len - 1] as bigint);
+        pc++;
+        continue;
+      }
+      case 0x19: {
+        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        st[len - 1] = BigInt.asUintN(256, ~(st[len - 1] as bigint));
+        pc++;
+        continue;
+      }
+      case 0x1b: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a >= 256n ? 0n : BigInt.asUintN(256, (st[len - 1] as bigint) << a);
+        pc++;
+        continue;
+      }
+      case 0x1c: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const a = st[--len] as bigint;
+        st[len - 1] = a >= 256n ? 0n : (st[len - 1] as bigint) >> a;
+        pc++;
+        continue;
+      }
+      case 0x50:
+        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        len--;
+        pc++;
+        continue;
+      case 0x56: {
+        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const dest = st[len - 1] as bigint;
+        if (dest < JUMP_LIMIT) {
+          JUMP_WORD[0] = dest;
+          const to = JUMP_HALVES[LOW_HALF] as number;
+          if (jumps[to] === 1) {
+            len--;
+            pc = to;
+            continue;
+          }
+        }
+        break; // the library's handler throws its invalid-jump error (below)
+      }
+      case 0x57: {
+        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (st[len - 2] === 0n) {
+          len -= 2;
+          pc++;
+          continue;
+        }
+        const dest = st[len - 1] as bigint;
+        if (dest < JUMP_LIMIT) {
+          JUMP_WORD[0] = dest;
+          const to = JUMP_HALVES[LOW_HALF] as number;
+          if (jumps[to] === 1) {
+            len -= 2;
+            pc = to;
+            continue;
+          }
+        }
+        break;
+      }
+      case 0x5b:
+        pc++;
+        continue;
+      case 0x60:
+      case 0x61:
+      case 0x62:
+      case 0x63:
+      case 0x64:
+      case 0x65:
+      case 0x66:
+      case 0x67:
+      case 0x68:
+      case 0x69:
+      case 0x6a:
+      case 0x6b:
+      case 0x6c:
+      case 0x6d:
+      case 0x6e:
+      case 0x6f:
+      case 0x70:
+      case 0x71:
+      case 0x72:
+      case 0x73:
+      case 0x74:
+      case 0x75:
+      case 0x76:
+      case 0x77:
+      case 0x78:
+      case 0x79:
+      case 0x7a:
+      case 0x7b:
+      case 0x7c:
+      case 0x7d:
+      case 0x7e:
+      case 0x7f:
+        if (len >= max) throw fault(f, pc, len, pending, steps, OVERFLOW);
+        st[len++] = pushes[pc + 1] as bigint;
+        pc += kind - 0x5e;
+        continue;
+      case 0xb0: // PUSH_JUMP (literals: V8 compiles a switch of literal cases to a jump table)
+      case 0xb1: {
+        // The PUSH's own checks and gas (already counted), then the jump's gas if it fits, else the PUSH alone.
+        if (len >= max) throw fault(f, pc, len, pending, steps, OVERFLOW);
+        const next = pc + (code[pc] as number) - 0x5e;
+        const jumpFee = fees[next] as number;
+        if (steps < 1 || pending + jumpFee > budget) {
+          st[len++] = pushes[pc + 1] as bigint;
+          pc = next;
+          continue;
+        }
+        pending += jumpFee;
+        steps--;
+        if (kind === PUSH_JUMP) {
+          pc = targets[pc] as number;
+          continue;
+        }
+        // JUMPI: the condition is the word under the pushed destination.
+        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        pc = st[--len] === 0n ? next + 1 : (targets[pc] as number);
+        continue;
+      }
+      case 0x80:
+      case 0x81:
+      case 0x82:
+      case 0x83:
+      case 0x84:
+      case 0x85:
+      case 0x86:
+      case 0x87:
+      case 0x88:
+      case 0x89:
+      case 0x8a:
+      case 0x8b:
+      case 0x8c:
+      case 0x8d:
+      case 0x8e:
+      case 0x8f: {
+        const n = kind - 0x7f;
+        if (len < n) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len >= max) throw fault(f, pc, len, pending, steps, OVERFLOW);
+        st[len] = st[len - n] as bigint;
+        len++;
+        pc++;
+        continue;
+      }
+      case 0x90:
+      case 0x91:
+      case 0x92:
+      case 0x93:
+      case 0x94:
+      case 0x95:
+      case 0x96:
+      case 0x97:
+      case 0x98:
+      case 0x99:
+      case 0x9a:
+      case 0x9b:
+      case 0x9c:
+      case 0x9d:
+      case 0x9e:
+      case 0x9f: {
+        const n = kind - 0x8f;
+        if (len <= n) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        const head = len - 1;
+        const tmp = st[head] as bigint;
+        st[head] = st[head - n] as bigint;
+        st[head - n] = tmp;
+        pc++;
+        continue;
+      }
     }
-  } finally {
-    f.pc = pc;
-    f.len = len;
-    f.pending = pending;
-    f.steps = steps;
+    // An inline op's error path (an invalid jump destination): the caller runs its handler, gas not yet counted.
+    pending -= fee;
+    steps++;
+    break;
   }
+  save(f, pc, len, pending, steps);
+}
+
+/** Writes the inner loop's locals back to `f`. */
+function save(f: InlineFrame, pc: number, len: number, pending: number, steps: number): void {
+  f.pc = pc;
+  f.len = len;
+  f.pending = pending;
+  f.steps = steps;
+}
+
+/** `f` at the failing op, and the library's error for it. */
+function fault(f: InlineFrame, pc: number, len: number, pending: number, steps: number, message: string): EVMError {
+  save(f, pc, len, pending, steps);
+  return new EVMError(message as ConstructorParameters<typeof EVMError>[0]);
 }
