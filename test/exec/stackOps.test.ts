@@ -1,5 +1,6 @@
 import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
+import { watchSteps } from '../../core/exec/evm/fastInterpreter.ts';
 import { exp256 } from '../../core/exec/evm/stackOps.ts';
 import { EvmHost } from '../../core/exec/evmHost.ts';
 import type { BlockEnv } from '../../core/exec/types.ts';
@@ -114,6 +115,9 @@ describe('stack ops in place (decision 0035)', () => {
       '600108', // ADDMOD with one word
       '56', // JUMP on an empty stack
       '600157', // JUMPI with one word
+      '6003575b00', // PUSH1+JUMPI (one step in the fast loop) with no condition under it
+      '60015b6002575b00', // PUSH1+JUMPI taken back to the JUMPDEST before it, then with no condition left
+      '600060085760016000525b00', // PUSH1+JUMPI not taken, then the fall-through
       '15', // ISZERO on an empty stack
       '80', // DUP1 on an empty stack
       '600160028f', // DUP16 with two words
@@ -159,6 +163,32 @@ describe('stack ops in place (decision 0035)', () => {
         expect(await run(fast, code, gasLimit), `${code.slice(0, 20)}… gas ${gasLimit}`).toEqual(await run(library, code, gasLimit));
       }
     }
+  });
+
+  it('default: a PUSH+JUMP loop runs out of gas at the same op for every gas limit', async () => {
+    const { fast, library } = hosts();
+    // JUMPDEST, PUSH1 0, JUMP (12 gas a turn; the pair is one step in the fast loop), and the same with JUMPI.
+    for (const code of ['5b600056', '5b6001600057']) {
+      for (let gasLimit = 1n; gasLimit <= 40n; gasLimit++) {
+        expect(await run(fast, code, gasLimit), `${code} gas ${gasLimit}`).toEqual(await run(library, code, gasLimit));
+      }
+    }
+  });
+
+  it('default: a step watch sees as many steps on the fast loop as on the library loop', async () => {
+    const counts: number[] = [];
+    for (const host of Object.values(hosts())) {
+      let checks = 0;
+      watchSteps(host.evm, 7, () => {
+        checks++;
+      });
+      const loop = Buffer.from(computePrograms(0.0001)[0]!.code).toString('hex');
+      await run(host, loop, 10n ** 9n);
+      await run(host, '5b6001600057' + '00', 2_000n);
+      counts.push(checks);
+    }
+    expect(counts[0]).toBeGreaterThan(10);
+    expect(counts[0]).toBe(counts[1]);
   });
 
   it('default: exp256 is base ** exponent mod 2^256', () => {
