@@ -15,6 +15,7 @@ const DIR = conformancePath('execution-apis-london');
 const genesis = parseGenesis(readFileSync(join(DIR, 'genesis.json'), 'utf8'));
 const blocks = splitRlpStream(readFileSync(join(DIR, 'chain.rlp')));
 const SENDER = hexToBytes('0x658bdf435d810c91414ec09147daa6db62406379');
+const CONTRACT = hexToBytes('0xaa00000000000000000000000000000000000000');
 
 function open(datadir: string): { store: ChainStore; importer: BlockImporter } {
   const store = ChainStore.open({ datadir, batch: 0 }, { migrations: STATE_MIGRATIONS });
@@ -51,6 +52,19 @@ describe('state history in the store', () => {
     for (const rlp of blocks.slice(1)) await importer.importRlp(rlp);
     expect(importer.headInfo.header.number).toBe(3n);
     expect(importer.state.getAccount(SENDER)?.nonce).toBe(3n);
+    store.close();
+  });
+
+  it('behavior: code reads hand out one array per hash on a connection, at any block (an EVM reused across jobs keeps its jump analyses)', async () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'xone-history-code-'));
+    const { store, importer } = open(datadir);
+    for (const rlp of blocks) await importer.importRlp(rlp);
+    const account = new HistoricalState(store, 3).getAccount(CONTRACT);
+    expect(account).toBeDefined();
+    const first = new HistoricalState(store, 3).getCode(account?.codeHash as Uint8Array);
+    expect(first).toEqual(genesis.alloc.get('aa00000000000000000000000000000000000000')?.code);
+    expect(new HistoricalState(store, 1).getCode(account?.codeHash as Uint8Array)).toBe(first);
+    expect(new HistoricalState(store, 3).getCode(new Uint8Array(32))).toBeUndefined();
     store.close();
   });
 });
