@@ -16,8 +16,9 @@ interface Lease {
   bucket: ScopeBucket;
   tokens: number;
   /**
-   * The shared bucket's TAT on the local clock (the lease's send time + the reset the backend reported): the bucket is
-   * full again no earlier than this. Past it, unspent tokens would add to a full bucket, so the lease ends.
+   * The shared bucket's TAT on the local clock (the lease's send time + the reset the backend reported, at least
+   * 1 ms): the bucket is full again no earlier than this. Past it, unspent tokens would add to a full bucket, so the
+   * lease ends.
    */
   tat: number;
   /** The shared bucket had no token left before this (send time + the backend's retry-after). */
@@ -146,7 +147,10 @@ export class LeasingLimiter implements RateLimiter {
       (r) => {
         lease.fetching = false;
         lease.tokens += r.admitted;
-        lease.tat = sent + (r.scopes[0]?.resetMs ?? 0);
+        // At least 1 ms: the backend reports whole milliseconds, and a bucket that refills a lease faster (1e9/s:
+        // Redis's TAT cannot even hold the charge) would otherwise end every lease at once. The cost: a lease may be
+        // spent up to 1 ms after its bucket was full again, less than 1 ms of the bucket's refill.
+        lease.tat = sent + Math.max(1, r.scopes[0]?.resetMs ?? 0);
         lease.deniedUntil = r.denied ? sent + r.denied.retryAfterMs : 0;
         const now = this.now();
         while (lease.queue.length > 0) {
