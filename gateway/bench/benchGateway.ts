@@ -116,9 +116,27 @@ try {
       cpuUsPerRequest: { core: per(processCpuMs(pids.core) - cpu0.core), gateway: per(processCpuMs(pids.gateway) - cpu0.gateway) },
     };
   };
+  // Redis commands the gateway sent per request in a scenario (INFO commandstats before and after; the baseline shares
+  // this Redis, so it is measured only around the scenarios of the gateway under test).
+  const stats = createRedis(redis.url, { commandTimeoutMs: 5_000 });
+  await waitReady(stats);
+  const redisCalls = async () => {
+    const text = await stats.info('commandstats');
+    return Object.fromEntries([...text.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].map((m) => [m[1] as string, Number(m[2])]));
+  };
+  const perRequest = (before: Record<string, number>, after: Record<string, number>, requests: number) =>
+    Object.fromEntries(
+      Object.entries(after)
+        .filter(([name]) => name !== 'info')
+        .map(([name, n]) => [name, Math.round(((n - (before[name] ?? 0)) / Math.max(1, requests)) * 1000) / 1000] as const)
+        .filter(([, n]) => n > 0),
+    );
   const directFirst = await run(coreUrl);
   const uncached = await run(gwUrl, bypass);
+  const calls0 = await redisCalls();
   const cached = await run(gwUrl);
+  const cachedRedisCallsPerRequest = perRequest(calls0, await redisCalls(), cached.requests + WARMUP_REQUESTS);
+  stats.disconnect();
   const nginx = await run(nginxUrl);
   const directAgain = await run(coreUrl);
   const before = baseline
@@ -178,6 +196,8 @@ try {
       uncachedVsNginxReqPerSec: r3(uncached.reqPerSec / nginx.reqPerSec),
       uncachedVsDirectReqPerSec: r3(uncached.reqPerSec / direct.reqPerSec),
     },
+    /** Redis commands per cached hit (warm-up included), by command: the limiter's script is EVALSHA. */
+    cachedRedisCallsPerRequest,
     limiter,
     /** Gateway limiter decisions taken by the fallback instead of Redis during the whole run (0 = all went to Redis). */
     limiterFallbacks,
