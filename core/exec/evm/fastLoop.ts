@@ -32,8 +32,8 @@ for (let code = 0x5f; code <= 0x9f; code++) PURE[code] = 1;
 const SAFE_GAS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Per pc: the static gas of a pure op there (a number), or -1 where the loop must take the exact path. */
-function lazyFees(ops: OpcodeEntry[]): Float64Array {
-  const fees = new Float64Array(ops.length).fill(-1);
+function lazyFees(ops: OpcodeEntry[]): Int32Array {
+  const fees = new Int32Array(ops.length).fill(-1);
   for (let pc = 0; pc < ops.length; pc++) {
     const info = ops[pc]?.opcodeInfo; // push data has no entry
     if (info !== undefined && PURE[info.code] === 1 && !info.dynamicGas && !info.isInvalid && !info.isAsync)
@@ -77,6 +77,9 @@ export interface StepWatch {
  * size before the op. Synchronous: the struct logger reads the run state at once, so nothing is copied for it.
  */
 export type StepHook = (interp: InterpreterInternals, info: OpcodeEntry['opcodeInfo'], gas: bigint, memoryWords: bigint) => void;
+
+/** Bound of the inner loop's gas room and step count (int32 arithmetic). */
+const INNER_CAP = 0x3fff_ffff;
 
 /** The gas the lazy path may charge before it must settle: what is left, up to 2^53. */
 function budgetOf(gasLeft: bigint): number {
@@ -122,7 +125,7 @@ export async function fastRun(
   rs.cachedPushes = analysis.pushes;
   rs.shouldDoJumpAnalysis = false;
   const ops = analysis.opcodesCached;
-  const fees = analysis.lazyFees as Float64Array;
+  const fees = analysis.lazyFees as Int32Array;
   const length = code.length;
   // The frame's stack (one object for the frame's life).
   const stack = (rs as unknown as { stack: StackArray }).stack;
@@ -150,9 +153,11 @@ export async function fastRun(
     if (inline !== undefined) {
       inline.pc = rs.programCounter;
       inline.len = stack._len;
-      inline.pending = pending;
-      inline.budget = budget;
-      if (watch !== undefined) inline.steps = watch.every - 1 - watch.count;
+      // Small integers (V8 keeps the inner loop's arithmetic in int32 registers): the gas room and the steps are
+      // capped, and the inner loop returns when either runs out; this loop then carries on (or calls it again).
+      inline.used = 0;
+      inline.room = Math.min(budget - pending, INNER_CAP);
+      inline.steps = watch === undefined ? INNER_CAP : Math.min(watch.every - 1 - watch.count, INNER_CAP);
       try {
         runInline(inline);
       } catch (e) {
@@ -160,7 +165,8 @@ export async function fastRun(
         rs.programCounter = inline.pc + 1;
         rs.opCode = code[inline.pc] as number;
         stack._len = inline.len;
-        if (inline.pending !== 0) rs.gasLeft -= BigInt(inline.pending);
+        pending += inline.used;
+        if (pending !== 0) rs.gasLeft -= BigInt(pending);
         pending = 0;
         if (!isEvmError(e)) throw e;
         err = e;
@@ -168,7 +174,7 @@ export async function fastRun(
       }
       rs.programCounter = inline.pc;
       stack._len = inline.len;
-      pending = inline.pending;
+      pending += inline.used;
       if (watch !== undefined) watch.count = watch.every - 1 - inline.steps;
       if (rs.programCounter >= length) break;
     }

@@ -32,7 +32,7 @@ export interface InlinePlan {
  * destination (~45 ns each on this host). Both ops must be lazily charged and inline; the destination is checked
  * here, so an invalid one keeps the two separate steps (and the library's error).
  */
-export function inlinePlan(ops: OpcodeEntry[], fees: Float64Array, pushes: bigint[], jumps: Uint8Array): InlinePlan {
+export function inlinePlan(ops: OpcodeEntry[], fees: Int32Array, pushes: bigint[], jumps: Uint8Array): InlinePlan {
   const kinds = new Uint8Array(ops.length);
   const targets = new Int32Array(ops.length).fill(-1);
   for (let pc = 0; pc < ops.length; pc++) {
@@ -60,22 +60,22 @@ const JUMP_HALVES = new Uint32Array(JUMP_WORD.buffer);
 const LOW_HALF = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 0 : 1;
 
 /**
- * One frame's inline state: what the inner loop reads and writes back. `pc`, `len`, `pending` and `steps` are the
+ * One frame's inline state: what the inner loop reads and writes back. `pc`, `len`, `used` and `steps` are the
  * truth while the inner loop runs and after it returns or throws; the outer loop moves them to and from the run state.
  */
 export class InlineFrame {
   pc = 0;
   len = 0;
-  /** Static gas counted and not yet taken from `rs.gasLeft`; at most `budget`. */
-  pending = 0;
-  budget = 0;
+  /** Static gas the inner loop counted (the caller adds it to its pending gas); at most `room`. */
+  used = 0;
+  room = 0;
   /** Ops the inner loop may run before a step-watch check is due. */
-  steps = Number.MAX_SAFE_INTEGER;
+  steps = 0;
   constructor(
     readonly code: Uint8Array,
     readonly st: bigint[],
     readonly max: number,
-    readonly fees: Float64Array,
+    readonly fees: Int32Array,
     readonly kinds: Uint8Array,
     readonly targets: Int32Array,
     readonly pushes: bigint[],
@@ -88,35 +88,35 @@ export class InlineFrame {
  * the library's EVMError, with `f` at the failing op.
  */
 export function runInline(f: InlineFrame): void {
-  const { code, st, max, fees, kinds, targets, pushes, jumps, budget } = f;
+  const { code, st, max, fees, kinds, targets, pushes, jumps, room } = f;
   const length = code.length;
   let pc = f.pc;
   let len = f.len;
-  let pending = f.pending;
+  let used = f.used;
   let steps = f.steps;
   while (pc < length && steps > 0) {
     const fee = fees[pc] as number;
     const kind = kinds[pc] as number;
-    if (kind === 0 || pending + fee > budget) break;
-    pending += fee;
+    if (kind === 0 || used + fee > room) break;
+    used += fee;
     steps--;
     switch (kind) {
       case 0x01: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const r = (st[--len] as bigint) + (st[len - 1] as bigint);
         st[len - 1] = r >= TWO_256 ? r - TWO_256 : r;
         pc++;
         continue;
       }
       case 0x02: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = BigInt.asUintN(256, a * (st[len - 1] as bigint));
         pc++;
         continue;
       }
       case 0x03: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         const b = st[len - 1] as bigint;
         st[len - 1] = a >= b ? a - b : a - b + TWO_256;
@@ -124,7 +124,7 @@ export function runInline(f: InlineFrame): void {
         continue;
       }
       case 0x04: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         const b = st[len - 1] as bigint;
         st[len - 1] = b === 0n ? 0n : a / b;
@@ -132,7 +132,7 @@ export function runInline(f: InlineFrame): void {
         continue;
       }
       case 0x06: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         const b = st[len - 1] as bigint;
         st[len - 1] = b === 0n ? 0n : a % b;
@@ -140,7 +140,7 @@ export function runInline(f: InlineFrame): void {
         continue;
       }
       case 0x08: {
-        if (len < 3) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 3) throw fault(f, pc, len, used, steps, UNDERFLOW);
         len -= 2;
         const c = st[len - 1] as bigint;
         st[len - 1] = c === 0n ? 0n : ((st[len + 1] as bigint) + (st[len] as bigint)) % c;
@@ -148,7 +148,7 @@ export function runInline(f: InlineFrame): void {
         continue;
       }
       case 0x09: {
-        if (len < 3) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 3) throw fault(f, pc, len, used, steps, UNDERFLOW);
         len -= 2;
         const c = st[len - 1] as bigint;
         st[len - 1] = c === 0n ? 0n : ((st[len + 1] as bigint) * (st[len] as bigint)) % c;
@@ -156,84 +156,84 @@ export function runInline(f: InlineFrame): void {
         continue;
       }
       case 0x10: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a < (st[len - 1] as bigint) ? 1n : 0n;
         pc++;
         continue;
       }
       case 0x11: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a > (st[len - 1] as bigint) ? 1n : 0n;
         pc++;
         continue;
       }
       case 0x14: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a === st[len - 1] ? 1n : 0n;
         pc++;
         continue;
       }
       case 0x15: {
-        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 1) throw fault(f, pc, len, used, steps, UNDERFLOW);
         st[len - 1] = st[len - 1] === 0n ? 1n : 0n;
         pc++;
         continue;
       }
       case 0x16: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a & (st[len - 1] as bigint);
         pc++;
         continue;
       }
       case 0x17: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a | (st[len - 1] as bigint);
         pc++;
         continue;
       }
       case 0x18: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a ^ (st[len - 1] as bigint);
         pc++;
         continue;
       }
       case 0x19: {
-        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 1) throw fault(f, pc, len, used, steps, UNDERFLOW);
         st[len - 1] = BigInt.asUintN(256, ~(st[len - 1] as bigint));
         pc++;
         continue;
       }
       case 0x1b: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a >= 256n ? 0n : BigInt.asUintN(256, (st[len - 1] as bigint) << a);
         pc++;
         continue;
       }
       case 0x1c: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
         st[len - 1] = a >= 256n ? 0n : (st[len - 1] as bigint) >> a;
         pc++;
         continue;
       }
       case 0x50:
-        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 1) throw fault(f, pc, len, used, steps, UNDERFLOW);
         len--;
         pc++;
         continue;
       case 0x56: {
-        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 1) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const dest = st[len - 1] as bigint;
         if (dest < JUMP_LIMIT) {
           JUMP_WORD[0] = dest;
-          const to = JUMP_HALVES[LOW_HALF] as number;
+          const to = (JUMP_HALVES[LOW_HALF] as number) | 0; // int32: above 2^31 it is negative, i.e. invalid
           if (jumps[to] === 1) {
             len--;
             pc = to;
@@ -243,7 +243,7 @@ export function runInline(f: InlineFrame): void {
         break; // the library's handler throws its invalid-jump error (below)
       }
       case 0x57: {
-        if (len < 2) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         if (st[len - 2] === 0n) {
           len -= 2;
           pc++;
@@ -252,7 +252,7 @@ export function runInline(f: InlineFrame): void {
         const dest = st[len - 1] as bigint;
         if (dest < JUMP_LIMIT) {
           JUMP_WORD[0] = dest;
-          const to = JUMP_HALVES[LOW_HALF] as number;
+          const to = (JUMP_HALVES[LOW_HALF] as number) | 0; // int32: above 2^31 it is negative, i.e. invalid
           if (jumps[to] === 1) {
             len -= 2;
             pc = to;
@@ -296,29 +296,29 @@ export function runInline(f: InlineFrame): void {
       case 0x7d:
       case 0x7e:
       case 0x7f:
-        if (len >= max) throw fault(f, pc, len, pending, steps, OVERFLOW);
+        if (len >= max) throw fault(f, pc, len, used, steps, OVERFLOW);
         st[len++] = pushes[pc + 1] as bigint;
         pc += kind - 0x5e;
         continue;
       case 0xb0: // PUSH_JUMP (literals: V8 compiles a switch of literal cases to a jump table)
       case 0xb1: {
         // The PUSH's own checks and gas (already counted), then the jump's gas if it fits, else the PUSH alone.
-        if (len >= max) throw fault(f, pc, len, pending, steps, OVERFLOW);
+        if (len >= max) throw fault(f, pc, len, used, steps, OVERFLOW);
         const next = pc + (code[pc] as number) - 0x5e;
         const jumpFee = fees[next] as number;
-        if (steps < 1 || pending + jumpFee > budget) {
+        if (steps < 1 || used + jumpFee > room) {
           st[len++] = pushes[pc + 1] as bigint;
           pc = next;
           continue;
         }
-        pending += jumpFee;
+        used += jumpFee;
         steps--;
         if (kind === PUSH_JUMP) {
           pc = targets[pc] as number;
           continue;
         }
         // JUMPI: the condition is the word under the pushed destination.
-        if (len < 1) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len < 1) throw fault(f, pc, len, used, steps, UNDERFLOW);
         pc = st[--len] === 0n ? next + 1 : (targets[pc] as number);
         continue;
       }
@@ -339,8 +339,8 @@ export function runInline(f: InlineFrame): void {
       case 0x8e:
       case 0x8f: {
         const n = kind - 0x7f;
-        if (len < n) throw fault(f, pc, len, pending, steps, UNDERFLOW);
-        if (len >= max) throw fault(f, pc, len, pending, steps, OVERFLOW);
+        if (len < n) throw fault(f, pc, len, used, steps, UNDERFLOW);
+        if (len >= max) throw fault(f, pc, len, used, steps, OVERFLOW);
         st[len] = st[len - n] as bigint;
         len++;
         pc++;
@@ -363,7 +363,7 @@ export function runInline(f: InlineFrame): void {
       case 0x9e:
       case 0x9f: {
         const n = kind - 0x8f;
-        if (len <= n) throw fault(f, pc, len, pending, steps, UNDERFLOW);
+        if (len <= n) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const head = len - 1;
         const tmp = st[head] as bigint;
         st[head] = st[head - n] as bigint;
@@ -373,23 +373,23 @@ export function runInline(f: InlineFrame): void {
       }
     }
     // An inline op's error path (an invalid jump destination): the caller runs its handler, gas not yet counted.
-    pending -= fee;
+    used -= fee;
     steps++;
     break;
   }
-  save(f, pc, len, pending, steps);
+  save(f, pc, len, used, steps);
 }
 
 /** Writes the inner loop's locals back to `f`. */
-function save(f: InlineFrame, pc: number, len: number, pending: number, steps: number): void {
+function save(f: InlineFrame, pc: number, len: number, used: number, steps: number): void {
   f.pc = pc;
   f.len = len;
-  f.pending = pending;
+  f.used = used;
   f.steps = steps;
 }
 
 /** `f` at the failing op, and the library's error for it. */
-function fault(f: InlineFrame, pc: number, len: number, pending: number, steps: number, message: string): EVMError {
-  save(f, pc, len, pending, steps);
+function fault(f: InlineFrame, pc: number, len: number, used: number, steps: number, message: string): EVMError {
+  save(f, pc, len, used, steps);
   return new EVMError(message as ConstructorParameters<typeof EVMError>[0]);
 }

@@ -39,7 +39,7 @@ export interface JumpAnalysis {
   pushes: Record<number, bigint>;
   opcodesCached: OpcodeEntry[];
   /** Ours (fastLoop.ts): per pc, the static gas the loop may charge lazily, or -1. */
-  lazyFees?: Float64Array;
+  lazyFees?: Int32Array;
   /** Ours (fastLoop.ts): per pc, the opcode the loop runs inline, or 0. */
   inlineKinds?: Uint8Array;
   /** Ours (fastLoop.ts): per pc of a PUSH fused with the JUMP/JUMPI after it, the destination, or -1. */
