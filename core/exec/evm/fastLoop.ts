@@ -116,7 +116,7 @@ export async function fastRun(
       ...analysis,
       pushes: pushes as unknown as Record<number, bigint>,
       lazyFees: fees,
-      inlineKinds: plan.kinds,
+      inlineWords: plan.words,
       jumpTargets: plan.targets,
     };
     cache.set(code, analysis);
@@ -142,8 +142,7 @@ export async function fastRun(
         code,
         stack._store,
         stack._maxHeight,
-        fees,
-        analysis.inlineKinds as Uint8Array,
+        analysis.inlineWords as Int32Array,
         analysis.jumpTargets as Int32Array,
         analysis.pushes as unknown as bigint[],
         analysis.jumps,

@@ -20,8 +20,11 @@ const PUSH_JUMP = 0xb0;
 const PUSH_JUMPI = 0xb1;
 
 export interface InlinePlan {
-  /** Per pc: the opcode where its handler is one the loop runs inline (stackOps.ts `isInlined`), a fused pair, or 0. */
-  kinds: Uint8Array;
+  /**
+   * Per pc: `fee << 8 | kind`, where kind is the opcode whose handler the loop runs inline (stackOps.ts `isInlined`)
+   * or a fused pair, and fee its static gas; 0 where the inner loop stops.
+   */
+  words: Int32Array;
   /** Per pc of a fused PUSH: the destination its JUMP/JUMPI goes to. */
   targets: Int32Array;
 }
@@ -50,7 +53,14 @@ export function inlinePlan(ops: OpcodeEntry[], fees: Int32Array, pushes: bigint[
       targets[pc] = Number(dest);
     }
   }
-  return { kinds, targets };
+  // One word per pc for the inner loop (one typed-array load and map check per op, not two): the static fee above
+  // the low byte, the kind in it; 0 where the loop stops. Padded past the code's end (a PUSH there jumps past it).
+  const words = new Int32Array(ops.length + 34);
+  for (let pc = 0; pc < ops.length; pc++) {
+    const fee = fees[pc] as number;
+    if (kinds[pc] !== 0 && fee < 1 << 22) words[pc] = (fee << 8) | (kinds[pc] as number);
+  }
+  return { words, targets };
 }
 
 // A JUMP to a destination on the stack converts the bigint through a 64-bit typed array (Number(bigint) is a
@@ -75,8 +85,7 @@ export class InlineFrame {
     readonly code: Uint8Array,
     readonly st: bigint[],
     readonly max: number,
-    readonly fees: Int32Array,
-    readonly kinds: Uint8Array,
+    readonly words: Int32Array,
     readonly targets: Int32Array,
     readonly pushes: bigint[],
     readonly jumps: Uint8Array,
@@ -88,16 +97,16 @@ export class InlineFrame {
  * the library's EVMError, with `f` at the failing op.
  */
 export function runInline(f: InlineFrame): void {
-  const { code, st, max, fees, kinds, targets, pushes, jumps, room } = f;
-  const length = code.length;
+  const { code, st, max, words, targets, pushes, jumps, room } = f;
   let pc = f.pc;
   let len = f.len;
   let used = f.used;
   let steps = f.steps;
-  while (pc < length && steps > 0) {
-    const fee = fees[pc] as number;
-    const kind = kinds[pc] as number;
-    if (kind === 0 || used + fee > room) break;
+  while (steps > 0) {
+    const word = words[pc] as number;
+    const fee = word >> 8;
+    if (word === 0 || used + fee > room) break;
+    const kind = word & 0xff;
     used += fee;
     steps--;
     switch (kind) {
@@ -305,7 +314,7 @@ export function runInline(f: InlineFrame): void {
         // The PUSH's own checks and gas (already counted), then the jump's gas if it fits, else the PUSH alone.
         if (len >= max) throw fault(f, pc, len, used, steps, OVERFLOW);
         const next = pc + (code[pc] as number) - 0x5e;
-        const jumpFee = fees[next] as number;
+        const jumpFee = (words[next] as number) >> 8;
         if (steps < 1 || used + jumpFee > room) {
           st[len++] = pushes[pc + 1] as bigint;
           pc = next;

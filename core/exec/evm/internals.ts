@@ -40,8 +40,8 @@ export interface JumpAnalysis {
   opcodesCached: OpcodeEntry[];
   /** Ours (fastLoop.ts): per pc, the static gas the loop may charge lazily, or -1. */
   lazyFees?: Int32Array;
-  /** Ours (fastLoop.ts): per pc, the opcode the loop runs inline, or 0. */
-  inlineKinds?: Uint8Array;
+  /** Ours (inlineRun.ts): per pc, the inner loop's fee and kind, or 0. */
+  inlineWords?: Int32Array;
   /** Ours (fastLoop.ts): per pc of a PUSH fused with the JUMP/JUMPI after it, the destination, or -1. */
   jumpTargets?: Int32Array;
 }
