@@ -188,6 +188,7 @@ export class Follower {
     this.watch.check({
       head: this.head && { number: this.head.number, hash: bytesToHex(this.head.hash) },
       best: best?.head && { peer: best.source.id, number: best.head.number },
+      allDropped: this.peerList.length > 0 && this.peerList.every((p) => p.bannedUntil > t),
       peers: () =>
         this.peerList.map((p) => ({
           peer: p.source.id,

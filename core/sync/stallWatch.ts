@@ -1,9 +1,10 @@
 /**
- * Tells when a follower has stopped importing while a peer serves a heavier chain, and what it was waiting on then.
- * Every await of the follower's loop names itself (`step`); a check at a fixed interval compares our head with the
- * best peer's: a head that has not moved for `stallMs` while a peer is heavier is one `Sync stalled` warning (again
- * every `stallMs` while it lasts, with the step it waits on and since when), and one `Sync resumed` line once the head
- * moves. Without it, a node stuck at one height says nothing (the partition test's start-up flake).
+ * Tells when a follower has stopped importing, and why. Every await of the follower's loop names itself (`run`); a
+ * check at a fixed interval compares our head with the best peer's. A head that has not moved for `stallMs` while a
+ * peer serves a heavier chain, or while every peer is dropped (that stops a node as surely), is one `Sync stalled`
+ * warning, again every `stallMs` while it lasts, naming the step the loop waits on and each peer's state; one
+ * `Sync resumed` line follows once the head moves. A signer stuck at one height in the partition test had left no
+ * line saying so.
  */
 import type { Logger } from '../log/types.ts';
 
@@ -13,10 +14,14 @@ export interface SyncStep {
   since: number;
 }
 
-/** One check's view of the follower: our head, the heaviest peer above us (if any), and each peer's state. */
+/**
+ * One check's view of the follower: our head, the heaviest peer above us (if any), whether every peer is dropped (a
+ * node that set all its peers aside imports nothing either, however heavy their chains), and each peer's state.
+ */
 export interface StallView {
   head: { number: bigint; hash: string } | undefined;
   best: { peer: string; number: bigint } | undefined;
+  allDropped: boolean;
   peers: () => Record<string, unknown>[];
 }
 
@@ -61,15 +66,14 @@ export class StallWatch {
       this.warnedAt = undefined;
       return;
     }
-    if (!view.best || !view.head || t - this.headSince < this.stallMs) return;
+    if ((!view.best && !view.allDropped) || !view.head || t - this.headSince < this.stallMs) return;
     if (this.warnedAt !== undefined && t - this.warnedAt < this.stallMs) return;
     this.warnedAt = t;
     this.log.warn('Sync stalled', {
       head: view.head.number.toString(),
       stalledMs: t - this.headSince,
-      bestPeer: view.best.peer,
-      bestPeerHead: view.best.number.toString(),
-      waitingOn: this.step.what,
+      ...(view.best ? { bestPeer: view.best.peer, bestPeerHead: view.best.number.toString() } : {}),
+      waitingOn: view.allDropped ? 'every peer is dropped' : this.step.what,
       waitingMs: t - this.step.since,
       peers: view.peers(),
     });

@@ -5,9 +5,11 @@
  * fault is injected into the target (its import hangs until released).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGenesis } from '../../core/chain/genesis/index.ts';
 import { headerHash } from '../../core/chain/header/index.ts';
 import { ChainService } from '../../core/chainService/chainService.ts';
 import { createCapturingLogger } from '../../core/log/capturingLogger.ts';
+import { devAccounts, devGenesisJson } from '../../core/node/dev/devChain.ts';
 import { Follower } from '../../core/sync/follower.ts';
 import { HttpSyncSource } from '../../core/sync/source/httpSyncSource.ts';
 import { chainServiceTarget, type SyncTarget } from '../../core/sync/target.ts';
@@ -18,17 +20,25 @@ const newDatadir = datadirFactory();
 let producer: Producer;
 let served: Served;
 let service: ChainService;
+/** A producer on another genesis (its peer is dropped at the first answer). */
+let other: Producer;
+let otherServed: Served;
 
 beforeAll(async () => {
   producer = openProducer(newDatadir());
   await producer.produce(5);
   served = await serveSource(producer.source);
   service = ChainService.open({ datadir: newDatadir(), genesis, batch: 16 });
+  other = openProducer(newDatadir(), parseGenesis(devGenesisJson(devAccounts(4))));
+  await other.produce(2);
+  otherServed = await serveSource(other.source);
 });
 afterAll(async () => {
   await served?.close();
+  await otherServed?.close();
   service?.close();
   producer?.service.close();
+  other?.service.close();
 });
 
 async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
@@ -79,6 +89,29 @@ describe('a follower that stops importing', () => {
       expect(logger.records.filter((r) => r.msg === 'Sync stalled')).toHaveLength(lines);
     } finally {
       release?.();
+      await follower.stop();
+    }
+  });
+
+  it('behavior: a follower whose every peer is dropped says so every stallMs, not once', async () => {
+    const logger = createCapturingLogger();
+    const source = new HttpSyncSource({
+      url: otherServed.url,
+      genesisHash: headerHash(genesis.genesisHeader),
+      chainId: genesis.config.chainId,
+    });
+    const follower = new Follower(
+      { batch: 16, pollMs: 100, stallMs: 300 },
+      { target: chainServiceTarget(service), sources: [source], logger },
+    );
+    follower.start();
+    try {
+      const stalls = (): typeof logger.records => logger.records.filter((r) => r.msg === 'Sync stalled');
+      await until('two Sync stalled lines', () => stalls().length >= 2);
+      expect(logger.records.find((r) => r.msg === 'Dropped peer')?.ctx.code).toBe('SYNC_PEER_WRONG_CHAIN');
+      expect(stalls()[0].ctx).toMatchObject({ waitingOn: 'every peer is dropped', peers: [{ peer: otherServed.url }] });
+      expect(Number((stalls()[0].ctx.peers as { droppedForMs: number }[])[0].droppedForMs)).toBeGreaterThan(0);
+    } finally {
       await follower.stop();
     }
   });
