@@ -184,6 +184,20 @@ describe('bad peers', () => {
     expectUntouched(service);
   });
 
+  it('error: a hung /blocks request for a few blocks gives up at the short deadline, a full range at the long one', async () => {
+    // A partition holds connections open and answers nothing: a follower at the head (asking for one block) must turn
+    // to another peer in seconds, not after the deadline meant for 128 full blocks.
+    const url = await serve(good.source, (app) => app.get('/xone/v1/blocks', () => new Promise<Response>(() => {})));
+    const source = new HttpSyncSource({ url, genesisHash, chainId: genesis.config.chainId, statusTimeoutMs: 300, blocksTimeoutMs: 20_000 });
+    expect(source.blocksDeadlineMs(1)).toBe(454);
+    expect(source.blocksDeadlineMs(16)).toBe(2_763);
+    expect(source.blocksDeadlineMs(128)).toBe(20_000);
+    await expect(source.blocks(1n, 1)).rejects.toMatchObject({
+      code: 'SYNC_PEER_TIMEOUT',
+      message: expect.stringContaining('no complete blocks answer within 454 ms'),
+    });
+  });
+
   it('error: an answer past our byte bound is not read further and its peer is dropped', async () => {
     const url = await serve(good.source);
     const { service, follower: f, drops } = follower([url], 20_000, 200);

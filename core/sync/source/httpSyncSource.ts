@@ -6,7 +6,7 @@
 import { bytesToHex, equalBytes, hexToFixedBytes } from '../../primitives/hex.ts';
 import { splitRlpStream } from '../../primitives/rlp.ts';
 import { SyncError } from '../errors.ts';
-import { HEADS_KEEPALIVE_MS, MAX_BLOCKS_RESPONSE_BYTES, MAX_JSON_RESPONSE_BYTES } from '../options.ts';
+import { HEADS_KEEPALIVE_MS, MAX_BLOCKS_PER_REQUEST, MAX_BLOCKS_RESPONSE_BYTES, MAX_JSON_RESPONSE_BYTES } from '../options.ts';
 import { parseHead, parseStatus, type SyncHead, type SyncStatus } from '../wire.ts';
 import type { HeadSubscription, SyncSource } from './interface.ts';
 import { readLimited } from './readLimited.ts';
@@ -58,11 +58,23 @@ export class HttpSyncSource implements SyncSource {
     return status;
   }
 
+  /**
+   * The deadline of a `/blocks` request grows with the range asked for: from the status deadline for one block to
+   * the blocks deadline for a full range. A follower at the head asks for one or two blocks at a time; a peer cut off
+   * (a partition holds the connection open and answers nothing) then costs it seconds, not the full-range deadline,
+   * before it turns to a peer that answers.
+   */
+  blocksDeadlineMs(count: number): number {
+    const { statusTimeoutMs: short, blocksTimeoutMs: long } = this.o;
+    if (long <= short) return long;
+    return Math.round(short + ((long - short) * Math.min(count, MAX_BLOCKS_PER_REQUEST)) / MAX_BLOCKS_PER_REQUEST);
+  }
+
   async blocks(from: bigint, count: number): Promise<Uint8Array[]> {
     return this.request(
       'blocks',
       `/blocks?from=${from}&count=${count}`,
-      this.o.blocksTimeoutMs,
+      this.blocksDeadlineMs(count),
       this.o.maxBlocksBytes,
       (bytes, headers) => {
         // The count header makes a cut anywhere detectable, not only one that leaves the last item short.
