@@ -83,16 +83,24 @@ async function signerOf(i: number, number: number): Promise<string> {
 
 /**
  * Waits for a fresh head on node 0 after which the minority has a signer allowed to seal (not among the last two
- * signers: with 5 signers a signer may seal once every 3 blocks); checked right after the head arrived, so the split
- * starts well before the next slot.
+ * signers: with 5 signers a signer may seal once every 3 blocks) and that the minority holds too; checked right after
+ * the head arrived, so the split starts well before the next slot. A minority signer's out-of-turn block at that
+ * height (it won the race on its side) would leave the minority's own chain with no signer free, as Clique rules: the
+ * next head is tried then.
  */
 async function minorityCanSeal(): Promise<HeadInfo> {
   const minority = new Set(MINORITY.map((i) => net.nodes[i].address));
+  const minorityNodes = MINORITY.map((i) => net.nodes[i]);
   for (let tries = 0; tries < 20; tries++) {
     const now = (await headOf(net.nodes[0])) as HeadInfo;
     const [head] = await waitHeads([net.nodes[0]], (h) => h[0].number > now.number, 5 * SLOT_MS, 'next head');
     const recent = new Set([await signerOf(0, head.number), await signerOf(0, head.number - 1)]);
-    if ([...minority].some((a) => !recent.has(a))) return head;
+    if (![...minority].some((a) => !recent.has(a))) continue;
+    const held = await waitHeads(minorityNodes, (h) => h.every((m) => m.hash === head.hash), SLOT_MS / 2, 'minority holds the head').then(
+      () => true,
+      () => false,
+    );
+    if (held) return head;
   }
   throw new Error('no head left a minority signer free to seal');
 }
