@@ -221,6 +221,19 @@ describe('RecoveryPool faults', () => {
     }
   });
 
+  it('behavior: close() with chunks in flight answers the caller and lets each worker finish its chunk', { timeout: 120_000 }, async () => {
+    // Terminating a worker inside the native secp256k1 call aborted the whole process (CI of 4bf9dbf).
+    const pool = new RecoveryPool({ workers: 2 });
+    await pool.init();
+    const items = Array.from({ length: 20 }, () => fixture.items).flat();
+    const answer = pool.recover(items);
+    await new Promise((r) => setTimeout(r, 30)); // the workers are inside their chunks
+    await pool.close();
+    const got = await answer;
+    expect(got.length).toBe(items.length);
+    expect(hex(got.slice(-300))).toEqual(hex(fixture.expected));
+  });
+
   it('error: a pool of zero workers is refused', () => {
     expect(() => new RecoveryPool({ workers: 0 })).toThrow(RangeError);
   });

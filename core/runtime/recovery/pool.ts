@@ -31,7 +31,14 @@ interface Slot {
   worker: Worker;
   inFlight: Map<number, Job>;
   items: number;
+  /** Chunks the worker is still working on, answered or not (close() lets it finish them before it terminates it). */
+  owed: number;
+  /** Called when `owed` falls to 0. */
+  onIdle?: () => void;
 }
+
+/** Longest wait of close() for a worker to finish its chunk (one chunk takes tens of ms on a quiet host). */
+const CLOSE_WAIT_MS = 5_000;
 
 /** A pool of recovery workers; call `init()` before `recover()` and `close()` at shutdown. */
 export class RecoveryPool implements SenderRecovery {
@@ -93,8 +100,11 @@ export class RecoveryPool implements SenderRecovery {
       return;
     }
     for (const worker of workers) {
-      const slot: Slot = { worker, inFlight: new Map(), items: 0 };
-      worker.on('message', (res: RecoveryResponse) => this.settle(slot, res));
+      const slot: Slot = { worker, inFlight: new Map(), items: 0, owed: 0 };
+      worker.on('message', (res: RecoveryResponse) => {
+        if (--slot.owed === 0) slot.onIdle?.();
+        this.settle(slot, res);
+      });
       worker.on('error', (err) => this.retire(slot, err.message));
       worker.on('exit', (code) => this.retire(slot, `exited with code ${code}`));
       worker.unref();
@@ -177,7 +187,24 @@ export class RecoveryPool implements SenderRecovery {
     const slots = this.slots;
     this.slots = [];
     for (const slot of slots) this.runInline(slot); // answer callers still waiting, then stop
+    // A worker terminated inside the native secp256k1 call aborts the whole process ('terminate called after throwing
+    // an instance of Napi::Error'): each one finishes the chunk it is on first (one chunk: a fraction of a block).
+    await Promise.all(slots.map((s) => this.finished(s)));
     await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  /** Resolves once `slot`'s worker owes no chunk, has exited, or after CLOSE_WAIT_MS (a worker that never answers). */
+  private finished(slot: Slot): Promise<void> {
+    if (slot.owed === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      slot.onIdle = done;
+      slot.worker.once('exit', done);
+    });
   }
 
   /** On demand: starts the workers without waiting; batches run in the calling thread until they are ready. */
@@ -220,6 +247,7 @@ export class RecoveryPool implements SenderRecovery {
       const job: Job = { items, count: items.length, resolve };
       // A worker holds the process open only while it owes an answer: an idle pool never keeps a process alive.
       if (slot.inFlight.size === 0) slot.worker.ref();
+      slot.owed++;
       slot.inFlight.set(id, job);
       slot.items += job.count;
       this.deps.metrics?.recoveryQueueLength.inc(job.count);
