@@ -12,6 +12,7 @@
 import type { ChainConfig } from '../chain/forks.ts';
 import { CoreError } from '../errors.ts';
 import { equalBytes } from '../primitives/hex.ts';
+import { chooseSecp256k1 } from '../primitives/secp256k1/index.ts';
 import type { CallRequest } from '../rpc/interface.ts';
 import type { HeaderData } from '../rpc/encode/types.ts';
 import type { Interrupt } from '../exec/call/index.ts';
@@ -166,6 +167,20 @@ export const POOL_JOBS = {
       if (!p.ignoreInterrupt && ctx.interrupt.aborted) throw new CoreError('STORE_READ_TIMEOUT', 'request timed out');
     }
     return p.ms;
+  },
+  /**
+   * A job that keeps calling native libsecp256k1 (public key recovery) and never checks its interrupt (tests: a worker
+   * terminated inside a native addon call must not abort the process). Recovers with @noble/curves where the native
+   * binding did not load.
+   */
+  spinNative: (p: { ms: number }) => {
+    const backend = chooseSecp256k1('native');
+    const hash = new Uint8Array(32).fill(1);
+    const sig = backend.sign(hash, new Uint8Array(32).fill(2));
+    const end = performance.now() + p.ms;
+    let n = 0;
+    for (; performance.now() < end; n++) backend.recoverPublicKey(hash, sig.r, sig.s, sig.recovery);
+    return n;
   },
 } satisfies Record<string, (params: never, ctx: JobContext) => unknown>;
 

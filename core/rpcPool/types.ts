@@ -65,4 +65,6 @@ export type JobReply = { id: number; ok: true; value: unknown; ms: number } | { 
 
 /** Slot of the control block holding the id of the job the main thread wants stopped. */
 export const CONTROL_INTERRUPT = 0;
-export const CONTROL_SLOTS = 1;
+/** The worker's native-call cell (core/primitives/nativeCalls.ts): the pool terminates it only once claimed. */
+export const CONTROL_NATIVE = 1;
+export const CONTROL_SLOTS = 2;

@@ -9,6 +9,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ethereumHeaderCodec } from '../chain/header/index.ts';
+import { guardNativeCalls } from '../primitives/nativeCalls.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { EvmHostPool } from '../exec/evmHostPool.ts';
 import { headerData } from '../rpcBackend/convert.ts';
@@ -24,7 +25,7 @@ import type { ChainReader } from '../store/index.ts';
 import { compact } from './compact.ts';
 import { serializeError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
-import { CONTROL_INTERRUPT, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
+import { CONTROL_INTERRUPT, CONTROL_NATIVE, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
 
 /**
  * Runs one tiny eth_call at the stored head before saying ready, so the first real job does not pay for loading and
@@ -77,6 +78,8 @@ startHeapDiag(data.name);
 try {
   const reader = openReadOnly(data.datadir, { readDeadlineMs: data.readDeadlineMs, ...(data.faults ? { faults: data.faults } : {}) });
   const control = new Int32Array(data.control);
+  // The pool may terminate this thread (a job past its deadline and grace, close): never inside a native addon call.
+  guardNativeCalls(control, CONTROL_NATIVE);
   let current = 0;
   const interrupt = {
     get aborted(): boolean {

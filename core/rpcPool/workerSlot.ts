@@ -3,12 +3,17 @@
  * The pool decides what runs where; a slot only starts, talks to and stops its worker.
  */
 import { setPriority } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
+import { closeNativeCalls } from '../primitives/nativeCalls.ts';
 import { spawnTsWorker, waitForReady } from '../runtime/spawnTsWorker.ts';
 import { compact } from './compact.ts';
 import type { RpcPoolOptions } from './options.ts';
 import { threadCpuNs } from './threadCpu.ts';
-import { CONTROL_INTERRUPT, CONTROL_SLOTS, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
+import { CONTROL_INTERRUPT, CONTROL_NATIVE, CONTROL_SLOTS, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
+
+/** How often a terminate waiting for the thread's native call to end looks again (such calls take ms). */
+const NATIVE_POLL_MS = 2;
 
 /** What the slot's owner hears from it. */
 export interface SlotEvents<J> {
@@ -37,6 +42,8 @@ export class WorkerSlot<J = unknown> {
   private lowered = false;
   private pinnedLow = false;
   private dead = false;
+  /** The thread is gone: its native-call cell is no longer anyone's to wait for. */
+  private exited = false;
 
   constructor(
     readonly id: number,
@@ -67,7 +74,10 @@ export class WorkerSlot<J = unknown> {
       events.gone(this, why);
     };
     this.worker.on('error', (err) => gone(err.message));
-    this.worker.on('exit', (code) => gone(`exited with code ${code}`));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      gone(`exited with code ${code}`);
+    });
   }
 
   /** CPU ms this thread has run in all, or undefined where the kernel does not say (the pool then goes by wall time). */
@@ -112,12 +122,16 @@ export class WorkerSlot<J = unknown> {
     Atomics.store(this.control, CONTROL_INTERRUPT, id);
   }
 
-  /** Stops the worker without telling the owner (it already knows); the ready wait settles on the exit. */
-  terminate(): Promise<void> {
+  /**
+   * Stops the worker without telling the owner (it already knows); the ready wait settles on the exit. Never while
+   * the thread is inside a native addon call (that aborts the process): the call ends first, and none starts after.
+   */
+  async terminate(): Promise<void> {
     this.dead = true;
     clearTimeout(this.timer);
     clearTimeout(this.demoteTimer);
-    return this.worker.terminate().then(
+    while (!this.exited && !closeNativeCalls(this.control, CONTROL_NATIVE)) await sleep(NATIVE_POLL_MS);
+    await this.worker.terminate().then(
       () => undefined,
       () => undefined,
     );

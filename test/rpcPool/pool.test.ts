@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XoneError } from '../../core/errors.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { toWireError } from '../../core/rpc/errors.ts';
+import { nativeSecp256k1Available } from '../../core/primitives/secp256k1/index.ts';
 import { simulatePayload } from '../../core/rpc/simulateParams.ts';
 import { traceConfig } from '../../core/rpc/traceParams.ts';
 import {
@@ -225,6 +226,20 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
       .call({ to: VIEW }, stale, opts())
       .catch((e: unknown) => e);
     expect(toWireError(err)).toEqual({ code: -32000, message: 'hash is not currently canonical' });
+  });
+
+  it('safety: workers terminated past their deadline while inside native secp256k1 calls never abort the process', async () => {
+    expect(nativeSecp256k1Available()).toBe(true);
+    // A 10 ms grace: each job is replaced 10 ms past its budget, mid-loop of native recoveries (~50 us each). A bare
+    // terminate there aborts the whole process about once in a hundred ('terminate called after throwing an instance
+    // of Napi::Error'; test/primitives/nativeCalls.test.ts terminates more threads): the pool waits for the call.
+    const pool = await startPool({ workers: 1, graceMs: 10 });
+    for (let i = 0; i < 4; i++) {
+      const err = await pool.run('spinNative', { ms: 5_000 }, scope('n', { budgetMs: 20 + 7 * i })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RpcPoolError);
+    }
+    const exec = pooledExecutionView(pool, 5_000);
+    expect((await exec.call({ to: VIEW }, dir.head, opts())).status).toBe('success');
   });
 
   it('behavior: the main loop stays free while every worker runs an endless loop', async () => {

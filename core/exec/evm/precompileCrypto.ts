@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import { MCLBLS, NobleBLS, type EVMBLSInterface } from '@ethereumjs/evm';
 import type { KZG } from '@ethereumjs/util';
+import { nativeCall } from '../../primitives/nativeCalls.ts';
 
 interface CKzg {
   loadTrustedSetup(precompute: number, filePath?: string): void;
@@ -38,7 +39,9 @@ function unsupported(): never {
 
 /** The `KZG` interface ethereumjs' point-evaluation precompile calls (hex strings in, as the library passes them). */
 export const kzg: KZG = {
-  verifyProof: (commitment, z, y, proof) => loadedKzg().verifyKzgProof(bytes(commitment), bytes(z), bytes(y), bytes(proof)),
+  // Native (c-kzg, its trusted setup too): announced to the thread's owner (primitives/nativeCalls.ts).
+  verifyProof: (commitment, z, y, proof) =>
+    nativeCall(() => loadedKzg().verifyKzgProof(bytes(commitment), bytes(z), bytes(y), bytes(proof))),
   blobToKzgCommitment: unsupported,
   computeBlobProof: unsupported,
   verifyBlobProofBatch: unsupported,

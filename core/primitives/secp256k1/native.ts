@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, relative } from 'node:path';
+import { nativeCall, NativeCallsClosedError } from '../nativeCalls.ts';
 import {
   bytesToScalar,
   checkHash,
@@ -94,7 +95,7 @@ function wrap(lib: Secp256k1Package, name: 'native' | 'elliptic', detail: string
     sign(hash32: Uint8Array, privateKey32: Uint8Array): RecoverableSignature {
       checkHash(hash32);
       checkPrivateKey(privateKey32);
-      const { signature, recid } = lib.ecdsaSign(hash32, privateKey32);
+      const { signature, recid } = nativeCall(() => lib.ecdsaSign(hash32, privateKey32));
       return { r: bytesToScalar(signature.subarray(0, 32)), s: bytesToScalar(signature.subarray(32, 64)), recovery: recid as 0 | 1 };
     },
     recoverPublicKey(hash32: Uint8Array, r: bigint, s: bigint, recovery: number): Uint8Array {
@@ -104,15 +105,16 @@ function wrap(lib: Secp256k1Package, name: 'native' | 'elliptic', detail: string
       scalarToBytes(s, sig, 32);
       let pub: Uint8Array;
       try {
-        pub = lib.ecdsaRecover(sig, recovery, hash32, false);
+        pub = nativeCall(() => lib.ecdsaRecover(sig, recovery, hash32, false));
       } catch (err) {
+        if (err instanceof NativeCallsClosedError) throw err;
         throw wrapLibError(err, 'public key recovery failed');
       }
       return pub.subarray(1);
     },
     publicKeyFromPrivate(privateKey32: Uint8Array): Uint8Array {
       checkPrivateKey(privateKey32);
-      return lib.publicKeyCreate(privateKey32, false).subarray(1);
+      return nativeCall(() => lib.publicKeyCreate(privateKey32, false)).subarray(1);
     },
   };
 }
