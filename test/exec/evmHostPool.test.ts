@@ -10,7 +10,7 @@ import { EvmHostPool } from '../../core/exec/evmHostPool.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
 import { openReadOnly, type ReadOnlyChainStore } from '../../core/store/index.ts';
-import { LOOP, VIEW, makeChainDir, type ChainDir } from '../rpcPool/support/chainDir.ts';
+import { LOOP, SLOW_LOOP, VIEW, makeChainDir, type ChainDir } from '../rpcPool/support/chainDir.ts';
 
 /**
  * Returns [slot 0 as it found it, transient slot 0 as it found it, BALANCE(0xee..ee)], having set slot 0 to 7 and
@@ -112,5 +112,21 @@ describe('eth_call on EVMs reused through an EvmHostPool', { timeout: 60_000 }, 
     for (const r of runs) expect(bytesToHex(r.returnData)).toBe(probeAnswer(0n, 0n, 0n));
     const pooled = await estimateGas({ to: PROBE }, env, { overrides: withProbe(), hosts });
     expect(pooled).toBe(await estimateGas({ to: PROBE }, env, { overrides: withProbe() }));
+  });
+});
+
+describe('the interrupt check of a call', { timeout: 60_000 }, () => {
+  it('behavior: runs after every call the code makes, not only every 1,024 steps (a precompile runs no steps)', async () => {
+    // SLOW_LOOP: 7 steps and one BLS pairing (70,300 gas, milliseconds) per round; 600,000 gas is ~8 rounds, ~60
+    // steps, which a check every 1,024 steps would never look at.
+    let checks = 0;
+    const interrupt = {
+      get aborted(): boolean {
+        checks++;
+        return false;
+      },
+    };
+    await call({ to: SLOW_LOOP, gas: 600_000n }, env, { interrupt, timeoutMs: 60_000 });
+    expect(checks).toBeGreaterThanOrEqual(7);
   });
 });

@@ -28,6 +28,9 @@ for (const code of [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0b])
 for (let code = 0x10; code <= 0x1d; code++) PURE[code] = 1;
 for (const code of [0x50, 0x56, 0x57, 0x58, 0x5b]) PURE[code] = 1;
 for (let code = 0x5f; code <= 0x9f; code++) PURE[code] = 1;
+/** CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
+const CALLS = new Uint8Array(256);
+for (const code of [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]) CALLS[code] = 1;
 
 const SAFE_GAS = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -226,6 +229,9 @@ export async function fastRun(
       rs.programCounter++;
       if (info.isAsync) await entry.opHandler(rs, common);
       else entry.opHandler(rs, common);
+      // A call can take milliseconds between two steps of this frame (a precompile runs no steps: a loop of pairing
+      // checks went 1,024 steps, ~0.3 s, between interrupt checks): the next step checks.
+      if (watch !== undefined && CALLS[info.code] === 1) watch.count = watch.every;
       rs.env.accessWitness?.commit();
       // The op may have charged or returned gas (calls): the lazy budget starts again from what is left.
       budget = budgetOf(rs.gasLeft);
