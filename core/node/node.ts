@@ -441,11 +441,15 @@ export class XoneNode {
     }
     // A pin held at every moment keeps the WAL from starting over: past a size, let the writer checkpoint and move
     // the pin to a snapshot of the checkpointed file (ReadOnlyChainStore.settle).
-    if (!this.settling && this.reader.walBytes() > WAL_SETTLE_BYTES) {
+    if (!this.settling) {
       this.settling = true;
-      void this.chain
-        .checkpoint()
-        .then(() => this.reader.settle(this.head.hash))
+      void this.reader
+        .walBytes()
+        .then(async (bytes) => {
+          if (bytes <= WAL_SETTLE_BYTES || this.closing) return;
+          await this.chain.checkpoint();
+          this.reader.settle(this.head.hash);
+        })
         .catch(() => undefined)
         .finally(() => (this.settling = false));
     }
