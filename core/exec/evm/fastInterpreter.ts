@@ -2,9 +2,10 @@
  * Opt-in speed-ups for @ethereumjs/evm, per EVM instance (decision 0027). Measured on the ERC-20 bench, the
  * library spends most of a transfer's CPU around the opcodes rather than in them: a promise per opcode, the jump
  * analysis redone per call frame, `Common.isActivatedEIP` (a linear scan of ~60 EIPs) several times per step, a
- * fresh 8 KiB memory buffer and a ~45-field snapshot per frame. `enableFastInterpreter(evm)` replaces those for
- * one EVM: the main loop (fastLoop.ts), the frame runner (runFrame.ts), the EIP lookup, and the word conversions
- * of MLOAD/MSTORE/SLOAD plus promise-free memory gas for MLOAD/MSTORE/MSTORE8 (wordOps.ts). Every other gas and
+ * fresh 8 KiB memory buffer and a ~45-field snapshot per frame, a slow two-spread copy of each call's message.
+ * `enableFastInterpreter(evm)` replaces those for one EVM: the main loop (fastLoop.ts), the frame runner
+ * (runFrame.ts), the call-frame entry (executeCall.ts), the EIP lookup, and the word conversions of
+ * MLOAD/MSTORE/SLOAD plus promise-free memory gas for MLOAD/MSTORE/MSTORE8 (wordOps.ts). Every other gas and
  * opcode handler is still the library's.
  *
  * Frames the fast loop does not cover (EOF code, tracing `step` listeners, debug mode, the profiler, Verkle and
@@ -21,6 +22,7 @@ import {
   loadEvmInternals,
   type OpcodeEntry,
 } from './internals.ts';
+import { makeExecuteCall } from './executeCall.ts';
 import { makeRunFrame } from './runFrame.ts';
 import { installStackOps } from './stackOps.ts';
 import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
@@ -66,6 +68,8 @@ function fastEipLookup(common: CommonLike): void {
 const lib = await loadEvmInternals();
 if (typeof lib !== 'string') installLoop(lib);
 const runFrame = typeof lib === 'string' ? undefined : makeRunFrame(lib);
+/** The call-frame entry without the message copy (executeCall.ts), made from the first EVM's prototype. */
+let executeCall: ReturnType<typeof makeExecuteCall> | undefined;
 
 /** Whether `enableFastInterpreter` took effect, and why not when it did not. */
 export interface FastInterpreterStatus {
@@ -86,6 +90,9 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   installStackOps(internals._opcodeMap, internals.common);
   installSyncMemoryGas(internals._opcodeMap, internals.common);
   (evm as unknown as { runInterpreter: unknown }).runInterpreter = runFrame;
+  const calls = evm as unknown as { _executeCall: Parameters<typeof makeExecuteCall>[0] };
+  executeCall ??= makeExecuteCall(calls._executeCall, runFrame);
+  calls._executeCall = executeCall;
   return { enabled: true };
 }
 
