@@ -66,6 +66,8 @@ export const METRIC_DEFINITIONS = {
   rpcPoolQueued: gauge('xone_rpc_pool_queued', 'RPC execution pool: jobs waiting for a worker'),
   /** RPC execution pool: workers running a job. */
   rpcPoolBusy: gauge('xone_rpc_pool_busy_workers', 'RPC execution pool: workers running a job'),
+  /** RPC execution pool: worker threads started and ready for a job (busy or idle); threads start on demand. */
+  rpcPoolReady: gauge('xone_rpc_pool_ready_workers', 'RPC execution pool: worker threads ready for a job (busy or idle)'),
   /** RPC execution pool: jobs a worker finished (with a result or an error). */
   rpcPoolJobs: counter('xone_rpc_pool_jobs_total', 'RPC execution pool: jobs finished by a worker'),
   /** RPC execution pool: calls refused at once (-32005) because the client's share or the queue was full. */

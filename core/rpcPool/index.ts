@@ -65,6 +65,7 @@ export { pooledExecutionView, pooledLogs, pooledProofs, pooledSimulateView, pool
 export interface RpcPoolMetrics {
   rpcPoolQueued: Gauge;
   rpcPoolBusy: Gauge;
+  rpcPoolReady: Gauge;
   rpcPoolJobs: Counter;
   rpcPoolRefused: Counter;
   rpcPoolInterrupted: Counter;
@@ -227,6 +228,7 @@ export class RpcExecutionPool implements RpcExecutor {
     this.grow();
     this.deps.metrics?.rpcPoolQueued.set(this.queue.length);
     this.deps.metrics?.rpcPoolBusy.set(this.slots.filter((s) => s.job).length);
+    this.deps.metrics?.rpcPoolReady.set(this.slots.filter((s) => s.isReady).length);
   }
 
   /**

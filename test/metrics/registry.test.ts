@@ -28,6 +28,7 @@ const EXPECTED = [
   'xone_rpc_pool_job_seconds',
   'xone_rpc_pool_jobs_total',
   'xone_rpc_pool_queued',
+  'xone_rpc_pool_ready_workers',
   'xone_rpc_pool_refused_total',
   'xone_rpc_pool_wait_seconds',
   'xone_rpc_pool_worker_restarts_total',

@@ -65,17 +65,20 @@ async function victim(ms: number): Promise<{ head: number[]; call: number[]; cal
 }
 
 /**
- * Until every pool thread is up (they load one after another after the node listens): eight cheap calls from eight
- * addresses at once (one running call per client) all answered within 2 s.
+ * Until every pool thread is up: eight cheap calls from eight addresses at once (one running call per client) make
+ * the pool start all eight, and the pool's own gauge says when they are ready. Answers alone do not: the first ready
+ * threads answer all eight while the rest are still loading, and on a loaded host (load 15-30) a thread loads for
+ * seconds, so the victim's first call under attack waited 8-19 s for one (CI of a1580c0). A newcomer waiting for a
+ * thread to load is the documented cost of on-demand threads (decision 0030); this test measures the steady state.
  */
 async function poolWarm(): Promise<void> {
   const until = Date.now() + 90_000;
   while (Date.now() < until) {
-    const t0 = Date.now();
     await Promise.all(Array.from({ length: 8 }, (_, i) => rawPost(node.url, cheapCall, { localAddress: `127.0.0.${40 + i}` })));
-    if (Date.now() - t0 < 2_000) return;
+    if (((await scrape(node.url)).get('xone_rpc_pool_ready_workers') ?? 0) >= 8) return;
     await new Promise((r) => setTimeout(r, 500));
   }
+  throw new Error('the pool did not start its eight threads within 90 s');
 }
 
 const head = async (): Promise<number> => Number(BigInt((await rpc(node.url, 'eth_blockNumber')).result as string));
