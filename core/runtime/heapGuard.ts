@@ -60,6 +60,7 @@ export function startHeapGuard({ softLimitBytes, idleMs }: HeapGuardOptions): He
   let requested = 0;
   let nextAt = softLimitBytes;
   let idle: ReturnType<typeof setTimeout> | undefined;
+  let lastWork = -Infinity;
   const collect = (compact: boolean): void => {
     requested++;
     if (compact) compactFullGcsForAWhile();
@@ -79,6 +80,13 @@ export function startHeapGuard({ softLimitBytes, idleMs }: HeapGuardOptions): He
         // What survives shows at the next checks; until the heap has grown by half again, let V8 manage.
         nextAt = Math.max(softLimitBytes, used * 1.5);
       } else if (used < softLimitBytes) nextAt = softLimitBytes;
+      // Only a burst (work less than idleMs / 2 apart: a batch) moves the idle GC back. A follower at the head imports
+      // one small block per period (2 s in bench:follow, as long as idleMs): when every block re-armed the timer, the
+      // GC after a batch never came.
+      const now = performance.now();
+      const burst = now - lastWork < idleMs / 2;
+      lastWork = now;
+      if (idle !== undefined && !burst) return;
       if (idle !== undefined) clearTimeout(idle);
       idle = setTimeout(onIdle, idleMs);
       idle.unref();
