@@ -7,7 +7,7 @@
  */
 import type { Fork } from '../chain/forks.ts';
 import { JournaledState } from '../state/journaledState.ts';
-import { isFastInterpreter } from './evm/fastInterpreter.ts';
+import { isFastInterpreter, setStepWatch } from './evm/fastInterpreter.ts';
 import { EvmHost } from './evmHost.ts';
 
 /** Idle hosts kept per (chain, fork): calls on one thread rarely overlap (the pool runs one job per worker). */
@@ -45,6 +45,9 @@ export class EvmHostPool {
     const key = this.keys.get(host);
     if (key === undefined || !isFastInterpreter(host.evm) || host.evm.DEBUG || host.evm.events.eventNames().length > 0) return;
     host.stateManager.state = NO_STATE;
+    // Nor the call's clock check: left on the EVM, an eth_call's deadline stopped whatever job took the host after it
+    // (eth_simulateV1 and debug_trace* answered -32603 once that deadline had passed).
+    setStepWatch(host.evm, undefined);
     const list = this.idle.get(key) ?? [];
     if (list.length >= IDLE_PER_KEY) return;
     list.push(host);

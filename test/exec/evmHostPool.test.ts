@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callEnvironmentAt, estimateGas, type CallEnvironment } from '../../core/exec/call/index.ts';
+import { setStepWatch } from '../../core/exec/evm/fastInterpreter.ts';
 import { EvmHostPool } from '../../core/exec/evmHostPool.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
@@ -104,6 +105,13 @@ describe('eth_call on EVMs reused through an EvmHostPool', { timeout: 60_000 }, 
     expect(lent[1]).not.toBe(lent[0]);
     expect(lent[2]).not.toBe(lent[1]);
     expect(lent[2]).not.toBe(lent[0]);
+  });
+
+  it("behavior: a host given back keeps no clock check of its call (a later job on it is not stopped by that call's deadline)", async () => {
+    const hosts = new EvmHostPool();
+    await call({ to: VIEW }, env, { hosts, timeoutMs: 1 });
+    const host = hosts.take(1337n, 'Osaka', new JournaledState(env.state));
+    expect(setStepWatch(host.evm, undefined)).toBeUndefined();
   });
 
   it('behavior: concurrent calls on one pool each get their own EVM; estimateGas reuses them across its runs', async () => {
