@@ -351,24 +351,29 @@ export class XoneNode {
     this.adopt(result.head);
     this.follower?.noteHead({ number: result.head.number, hash: result.head.hash, td: result.head.td });
     const adopted = performance.now();
-    if (this.options.dev) this.logMinedTransactions(result.head.hash);
     const m = this.deps.metrics;
     m.produceBlocks.inc();
     m.produceTxs.inc(result.head.txHashes.length);
     m.produceGas.inc(Number(result.head.gasUsed));
     m.storeBatchSize.observe(1);
-    this.deps.logger.info('sealed block', {
-      number: Number(result.head.number),
-      txs: result.head.txHashes.length,
-      gasUsed: Number(result.head.gasUsed),
-      ms: Math.round(performance.now() - started),
-      // Where a block's time went: pool selection, the chain thread (its own split in `chain`), serving the new head.
-      split: {
-        selectMs: Math.round(selected - started),
-        chainMs: Math.round(produced - selected),
-        adoptMs: Math.round(adopted - produced),
-      },
-      chain: roundPhases(result.phases),
+    // The log lines after the caller's answer: an automine send answers once its block is adopted, and the lines
+    // (a receipts read and two JSON writes to stdout) would otherwise sit between the seal and that answer.
+    setImmediate(() => {
+      // A node closing meanwhile may have closed the reader the receipts come from.
+      if (this.options.dev && !this.closing) this.logMinedTransactions(result.head.hash);
+      this.deps.logger.info('sealed block', {
+        number: Number(result.head.number),
+        txs: result.head.txHashes.length,
+        gasUsed: Number(result.head.gasUsed),
+        ms: Math.round(adopted - started),
+        // Where a block's time went: pool selection, the chain thread (its own split in `chain`), serving the new head.
+        split: {
+          selectMs: Math.round(selected - started),
+          chainMs: Math.round(produced - selected),
+          adoptMs: Math.round(adopted - produced),
+        },
+        chain: roundPhases(result.phases),
+      });
     });
   }
 
