@@ -1,10 +1,11 @@
 /**
- * `npm run bench:produce [-- --blocks 4 --quick]`: the producer's chain-thread work per full block, in-thread (no RPC,
+ * `npm run bench:produce [-- --blocks 4 --quick --per-block N]`: the producer's chain-thread work per full block, in-thread (no RPC,
  * no worker), on a real datadir under `.xone/bench-produce/`: pre-signed dev-mnemonic transfers (bench:rpc's shape,
  * 1,428 × 21,000 gas = one 30 M-gas block) go through `ChainService.produce` one full block at a time, with the
  * phase split (decode, build: execute / state root / body roots, seal, commit). A follower service then imports the
  * produced blocks (full verification) and must reach the same head hash and state root; its per-block time is the
  * peer figure (a producer that executes once should beat a verifying import). Prints one JSON object and a summary.
+ * `--per-block 1 --blocks 300`: an automine dev block instead (one transfer, the Osaka system calls around it).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ const arg = (name: string, dflt: number): number => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
 const BLOCKS = arg('blocks', process.argv.includes('--quick') ? 3 : 6);
-const PER_BLOCK = 1428;
+const PER_BLOCK = arg('per-block', 1428);
 
 const accounts = devAccounts();
 const keys = accounts.map((a) => hexToBytes(a.privateKey));
