@@ -37,6 +37,9 @@ function compactFullGcsForAWhile(): void {
   compactTimer.unref();
 }
 
+/** Calls of `afterWork` closer than this are one unit of work (see afterWork). */
+const BURST_MIN_GAP_MS = 50;
+
 type GcFn = (options?: { type?: 'major' | 'minor'; execution?: 'async' | 'sync' }) => void;
 
 export interface HeapGuardOptions {
@@ -82,9 +85,11 @@ export function startHeapGuard({ softLimitBytes, idleMs }: HeapGuardOptions): He
       } else if (used < softLimitBytes) nextAt = softLimitBytes;
       // Only a burst (work less than idleMs / 2 apart: a batch) moves the idle GC back. A follower at the head imports
       // one small block per period (2 s in bench:follow, as long as idleMs): when every block re-armed the timer, the
-      // GC after a batch never came.
+      // GC after a batch never came. Calls under BURST_MIN_GAP_MS apart are one unit of work (the chain thread reports
+      // each block and then the request that carried it), not a burst.
       const now = performance.now();
-      const burst = now - lastWork < idleMs / 2;
+      const gap = now - lastWork;
+      const burst = gap >= BURST_MIN_GAP_MS && gap < idleMs / 2;
       lastWork = now;
       if (idle !== undefined && !burst) return;
       if (idle !== undefined) clearTimeout(idle);
