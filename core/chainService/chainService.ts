@@ -19,7 +19,7 @@ import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
 import { ChainStore, type CommitSurvives, type Durability, type StoreLogger } from '../store/index.ts';
-import { buildBlock, type BuiltBlock } from './produce/buildBlock.ts';
+import { buildBlock, type BuildContext, type BuiltBlock } from './produce/buildBlock.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
 import type { SenderRecovery } from '../runtime/recovery/index.ts';
 import { pipelineSenders } from './senderPipeline.ts';
@@ -262,14 +262,9 @@ export class ChainService {
     let sealed: Block | undefined;
     const devHeader = request.devHeader;
     const built = await buildBlock(candidates, request.timestamp, {
+      ...this.buildContext(parent),
       ...(preState ? { preState } : {}),
       ...(devHeader ? { devHeader } : {}),
-      config: this.options.genesis.config,
-      parent,
-      state: this.importer.state,
-      hosts: this.hosts,
-      blockHash: (n) => this.store.getCanonicalHash(Number(n)),
-      cpuClock: this.cpuNow,
     });
     const t2 = performance.now();
     const c2 = this.cpuNow();
@@ -330,6 +325,18 @@ export class ChainService {
     };
   }
 
+  /** What every block this thread builds on `parent` shares: the chain's rules, its state and history, the EVMs. */
+  private buildContext(parent: BuildContext['parent']): BuildContext {
+    return {
+      config: this.options.genesis.config,
+      parent,
+      state: this.importer.state,
+      hosts: this.hosts,
+      blockHash: (n) => this.store.getCanonicalHash(Number(n)),
+      cpuClock: this.cpuNow,
+    };
+  }
+
   /**
    * Runs the producer's path once on a throwaway block and drops it (the dev chain, at start-up): a transfer from a
    * key nobody holds, funded by a dev state edit, is built, executed, folded into the state root and sealed, then the
@@ -357,13 +364,8 @@ export class ChainService {
       WARM_UP_KEY,
     );
     const built = await buildBlock([{ tx: decodeTransaction(tx.raw), sender: from }], parent.header.timestamp + 1n, {
+      ...this.buildContext(parent),
       preState: (state) => applyDevEdits(state, [{ address: from, balance: 10n ** 18n }]),
-      config: this.options.genesis.config,
-      parent,
-      state: this.importer.state,
-      hosts: this.hosts,
-      blockHash: (n) => this.store.getCanonicalHash(Number(n)),
-      cpuClock: this.cpuNow,
     });
     const dropped = new Error('warm-up block dropped');
     try {
