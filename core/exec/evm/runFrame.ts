@@ -153,7 +153,7 @@ export function makeRunFrame(
     if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
     const res = await interpreter.run(message.code, opts as { pc?: number });
     const runState = res.runState;
-    const result = interpreter._result as FrameResult;
+    const result = interpreter._result as unknown as FrameResult;
     let gasUsed = message.gasLimit - runState.gasLeft;
     const error = res.exceptionError as { error?: string } | undefined;
     if (error && error.error !== REVERT && error.error !== INVALID_EOF) gasUsed = message.gasLimit;
