@@ -82,6 +82,23 @@ export class EvmStateManager implements StateManagerInterface {
     if (account !== undefined) this.state.putAccount(address.bytes, { ...account, storageRoot: EMPTY_TRIE_ROOT });
   }
 
+  // The synchronous storage calls of the fast interpreter's SLOAD/SSTORE (evm/storageOps.ts `SyncStorage`): the
+  // same reads and writes as getStorage, originalStorageCache.get and putStorage plus the account read after it.
+
+  storageNow(address: Address, key: Uint8Array): Uint8Array {
+    return this.state.getStorage(address.bytes, key);
+  }
+
+  originalStorageNow(address: Address, key: Uint8Array): Uint8Array {
+    return this.state.getOriginalStorage(address.bytes, key);
+  }
+
+  putStorageNow(address: Address, key: Uint8Array, value: Uint8Array): Account | undefined {
+    this.state.putStorage(address.bytes, key, trimStorageValue(value));
+    const account = this.state.getAccount(address.bytes);
+    return account === undefined ? undefined : toEthjs(account);
+  }
+
   async checkpoint(): Promise<void> {
     this.state.checkpoint();
   }

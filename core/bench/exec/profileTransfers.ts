@@ -1,21 +1,27 @@
 /**
- * Developer probe (not a bench:* script): imports N full transfer blocks and prints the CPU split; with `--prof FILE`
- * it writes a V8 CPU profile of the import alone (the chain build is not profiled).
- * `node bin/run-ts.mjs core/bench/exec/profileTransfers.ts [blocks] [--prof FILE]`.
+ * Developer probe (not a bench:* script): imports N full transfer blocks (or with `--erc20`, N full ERC-20 blocks)
+ * and prints the CPU split; with `--prof FILE` it writes a V8 CPU profile of the import alone (the chain build is
+ * not profiled). `--warm K` imports the chain K times before the profiled import (JIT warm-up).
+ * `node bin/run-ts.mjs core/bench/exec/profileTransfers.ts [blocks] [--erc20] [--warm K] [--prof FILE]`.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { benchConfig, buildChain } from './buildChain.ts';
 import { importChain } from './importChain.ts';
-import { transferWorkload } from './workloads.ts';
+import { erc20Workload, transferWorkload } from './workloads.ts';
 
 const blocks = Number(process.argv[2] ?? 3);
-const profIndex = process.argv.indexOf('--prof');
-const profFile = profIndex >= 0 ? process.argv[profIndex + 1] : undefined;
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const profFile = arg('--prof');
+const warm = Number(arg('--warm') ?? 0);
 const config = benchConfig(2040n);
-const w = transferWorkload(2040n, blocks);
+const w = process.argv.includes('--erc20') ? erc20Workload(2040n, blocks) : transferWorkload(2040n, blocks);
 const chain = await buildChain(config, w.alloc, w.blocks);
+for (let i = 0; i < warm; i++) await importChain(tmpdir(), config, w.alloc, chain);
 const session = new Session();
 if (profFile !== undefined) {
   session.connect();
@@ -28,4 +34,13 @@ if (profFile !== undefined) {
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(profFile, JSON.stringify(profile));
 }
-process.stdout.write(JSON.stringify({ cpuSplit: f.cpuSplit, split: f.split, txPerCpuSec: f.txPerCpuSec, cpuSeconds: f.cpuSeconds }) + '\n');
+const perTx = (ms: number): number => Number((ms / chain.txs).toFixed(4));
+process.stdout.write(
+  JSON.stringify({
+    cpuSplit: f.cpuSplit,
+    split: f.split,
+    txPerCpuSec: f.txPerCpuSec,
+    cpuSeconds: f.cpuSeconds,
+    executeCpuMsPerTx: perTx(f.cpuSplit.executeMs),
+  }) + '\n',
+);

@@ -5,7 +5,8 @@
  * fresh 8 KiB memory buffer and a ~45-field snapshot per frame, a slow two-spread copy of each call's message.
  * `enableFastInterpreter(evm)` replaces those for one EVM: the main loop (fastLoop.ts), the frame runner
  * (runFrame.ts), the call-frame entry (executeCall.ts), the EIP lookup, and the word conversions of
- * MLOAD/MSTORE/SLOAD plus promise-free memory gas for MLOAD/MSTORE/MSTORE8 (wordOps.ts). Every other gas and
+ * MLOAD/MSTORE plus promise-free memory gas for MLOAD/MSTORE/MSTORE8 (wordOps.ts), promise-free SLOAD/SSTORE
+ * (storageOps.ts). Every other gas and
  * opcode handler is still the library's.
  *
  * Frames the fast loop does not cover (EOF code, tracing `step` listeners, debug mode, the profiler, Verkle and
@@ -25,6 +26,7 @@ import {
 import { makeExecuteCall } from './executeCall.ts';
 import { makeRunFrame } from './runFrame.ts';
 import { installStackOps } from './stackOps.ts';
+import { installStorageOps } from './storageOps.ts';
 import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
 
 export { FAST_INTERPRETER_EVM_VERSION } from './internals.ts';
@@ -89,6 +91,7 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   installWordOps(internals._opcodeMap);
   installStackOps(internals._opcodeMap, internals.common);
   installSyncMemoryGas(internals._opcodeMap, internals.common);
+  installStorageOps(internals._opcodeMap, internals.common);
   (evm as unknown as { runInterpreter: unknown }).runInterpreter = runFrame;
   const calls = evm as unknown as { _executeCall: Parameters<typeof makeExecuteCall>[0] };
   executeCall ??= makeExecuteCall(calls._executeCall, runFrame);

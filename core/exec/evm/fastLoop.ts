@@ -207,13 +207,12 @@ export async function fastRun(
       }
       let gas = info.feeBigInt;
       if (hook === undefined) {
-        if (info.dynamicGas)
-          gas = entry.syncGasHandler !== undefined ? entry.syncGasHandler(rs, gas) : await entry.gasHandler(rs, gas, common);
+        if (info.dynamicGas) gas = entry.syncGasHandler?.(rs, gas) ?? (await entry.gasHandler(rs, gas, common));
       } else {
         const memoryWords = rs.memoryWordCount;
         if (info.dynamicGas) {
           try {
-            gas = entry.syncGasHandler !== undefined ? entry.syncGasHandler(rs, gas) : await entry.gasHandler(rs, gas, common);
+            gas = entry.syncGasHandler?.(rs, gas) ?? (await entry.gasHandler(rs, gas, common));
           } catch (e) {
             // The library reports the step of an op whose dynamic gas fails too (runStep), with the static gas.
             if (isEvmError(e)) hook(interp, info, gas, memoryWords);
@@ -227,8 +226,9 @@ export async function fastRun(
       // useGas(0) on a negative balance zeroes it and throws OUT_OF_GAS, exactly as the library's useGas would.
       if (rs.gasLeft < 0n) interp.useGas(0n, info);
       rs.programCounter++;
-      if (info.isAsync) await entry.opHandler(rs, common);
-      else entry.opHandler(rs, common);
+      // An async op's handler may finish without a promise (storageOps.ts): then there is nothing to wait for.
+      const done = entry.opHandler(rs, common);
+      if (done !== undefined && info.isAsync) await done;
       // A call can take milliseconds between two steps of this frame (a precompile runs no steps: a loop of pairing
       // checks went 1,024 steps, ~0.3 s, between interrupt checks): the next step checks.
       if (watch !== undefined && CALLS[info.code] === 1) watch.count = watch.every;

@@ -29,8 +29,11 @@ export interface OpcodeEntry {
   opcodeInfo: OpcodeInfo;
   opHandler: (runState: RunState, common: unknown) => unknown;
   gasHandler: (runState: RunState, gas: bigint, common: unknown) => Promise<bigint>;
-  /** Ours (wordOps.ts): the same gas rule as `gasHandler`, without a promise; the fast loop prefers it. */
-  syncGasHandler?: (runState: RunState, gas: bigint) => bigint;
+  /**
+   * Ours (wordOps.ts, storageOps.ts): the same gas rule as `gasHandler`, without a promise; the fast loop prefers
+   * it. Undefined (having done nothing) where only `gasHandler` applies to this frame.
+   */
+  syncGasHandler?: (runState: RunState, gas: bigint) => bigint | undefined;
 }
 
 /** Result of `Interpreter._getValidJumpDestinations`. */

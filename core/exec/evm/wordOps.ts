@@ -1,9 +1,9 @@
 /**
- * Byte-for-byte equivalents of the library's MLOAD, MSTORE and SLOAD handlers without its bigint ↔ bytes helpers
+ * Byte-for-byte equivalents of the library's MLOAD and MSTORE handlers without its bigint ↔ bytes helpers
  * (decision 0027). @ethereumjs/util's `setLengthLeft(bigIntToBytes(word), 32)` goes through a validated hex string
  * and an array spread: ~2 µs per MSTORE on this host, against ~0.1 µs for four 64-bit DataView writes. Also the
  * memory-expansion gas of MLOAD, MSTORE and MSTORE8 (`installSyncMemoryGas`): the library's formula, made synchronous.
- * Every other gas handler, memory growth and storage reads stay the library's.
+ * Every other gas handler and memory growth stay the library's (SLOAD and SSTORE: storageOps.ts).
  */
 import type { CommonLike, OpcodeEntry, RunState } from './internals.ts';
 
@@ -12,7 +12,6 @@ const MASK_64 = (1n << 64n) - 1n;
 interface WordRunState extends RunState {
   stack: { pop(): bigint; popN(n: number): bigint[]; push(v: bigint): void };
   memory: RunState['memory'] & { extend(offset: number, size: number): void };
-  interpreter: { storageLoad(key: Uint8Array): Promise<Uint8Array> };
 }
 
 function view(bytes: Uint8Array): DataView {
@@ -62,17 +61,9 @@ function mstore(rs: WordRunState): void {
   writeWord(rs.memory._store, pos, word);
 }
 
-async function sload(rs: WordRunState): Promise<void> {
-  const key = new Uint8Array(32);
-  writeWord(key, 0, rs.stack.pop());
-  const value = await rs.interpreter.storageLoad(key);
-  rs.stack.push(bytesToWord(value));
-}
-
 const REPLACEMENTS: ReadonlyMap<number, { handler: (rs: WordRunState) => unknown; isAsync: boolean }> = new Map([
   [0x51, { handler: mload, isAsync: false }],
   [0x52, { handler: mstore, isAsync: false }],
-  [0x54, { handler: sload, isAsync: true }],
 ]);
 
 /**
@@ -117,7 +108,7 @@ export function installSyncMemoryGas(opcodeMap: OpcodeEntry[], common: CommonLik
 }
 
 /**
- * Swaps the three handlers into one EVM's opcode table (its entries are per EVM; a hardfork change rebuilds the
+ * Swaps the two handlers into one EVM's opcode table (its entries are per EVM; a hardfork change rebuilds the
  * table with the library's handlers). The node never passes `customOpcodes`; an entry whose shape is not the
  * library's is left alone.
  */
