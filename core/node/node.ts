@@ -63,6 +63,7 @@ import {
   pooledTraceView,
   RpcExecutionPool,
   type RpcExecutor,
+  type RpcPoolOptions,
 } from '../rpcPool/index.ts';
 
 /** Dropped transactions re-admitted per event-loop turn after a reorg (see `readmitDropped`). */
@@ -640,5 +641,15 @@ async function startExecutor(
     return new InThreadExecutor(reader, config, new StoreChainView(reader, config, head), new StoreStateView(reader));
   }
   const setup = { datadir: options.datadir, config, ...(options.faults ? { faults: options.faults } : {}) };
-  return new RpcExecutionPool(setup, options.rpcPool ?? {}, { logger: deps.logger, metrics: deps.metrics });
+  return new RpcExecutionPool(setup, { ...followerPoolDefaults(options), ...options.rpcPool }, { logger: deps.logger, metrics: deps.metrics });
+}
+
+/**
+ * A follower (peers, no sealing) keeps no execution thread warm: its threads start with the first expensive call and
+ * stop after the pool's idle time. Each warm thread is an isolate and a SQLite connection (14 MB of V8 heap plus its
+ * malloc arena and page cache in a follower that serves only cheap calls), and a follower's RSS target is 150 MB
+ * (issue #18). The price is the first expensive call's wait for a thread to load (~0.2 s on a quiet host).
+ */
+function followerPoolDefaults(options: NodeOptions): Partial<RpcPoolOptions> {
+  return options.peers?.length && !options.mine ? { warm: 0 } : {};
 }
