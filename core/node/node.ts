@@ -641,7 +641,11 @@ async function startExecutor(
     return new InThreadExecutor(reader, config, new StoreChainView(reader, config, head), new StoreStateView(reader));
   }
   const setup = { datadir: options.datadir, config, ...(options.faults ? { faults: options.faults } : {}) };
-  return new RpcExecutionPool(setup, { ...followerPoolDefaults(options), ...options.rpcPool }, { logger: deps.logger, metrics: deps.metrics });
+  return new RpcExecutionPool(
+    setup,
+    { ...followerPoolDefaults(options), ...options.rpcPool },
+    { logger: deps.logger, metrics: deps.metrics },
+  );
 }
 
 /**
