@@ -49,18 +49,18 @@ function syncStorageOf(rs: StorageRunState): SyncStorage | undefined {
   return typeof sm.storageNow === 'function' && typeof sm.putStorageNow === 'function' ? (sm as SyncStorage) : undefined;
 }
 
+/** Words are written here (one DataView for all) and copied out. */
+const SCRATCH = new Uint8Array(32);
+
+function keyOfWord(word: bigint): Uint8Array {
+  writeWord(SCRATCH, 0, word);
+  return SCRATCH.slice();
+}
+
 /** The top stack word as a 32-byte slot key (the library's STACK_UNDERFLOW on an empty stack). */
 function topKey(rs: StorageRunState): Uint8Array {
   const stack = rs.stack;
-  const key = new Uint8Array(32);
-  writeWord(key, 0, stack._len >= 1 ? (stack._store[stack._len - 1] as bigint) : (stack.peek()[0] as bigint));
-  return key;
-}
-
-function keyOfWord(word: bigint): Uint8Array {
-  const key = new Uint8Array(32);
-  writeWord(key, 0, word);
-  return key;
+  return keyOfWord(stack._len >= 1 ? (stack._store[stack._len - 1] as bigint) : (stack.peek()[0] as bigint));
 }
 
 /** Whether the library's storage rules need steps these handlers do not have. */
@@ -179,9 +179,7 @@ export function installStorageOps(opcodeMap: OpcodeEntry[], common: CommonLike):
     const sm = syncStorageOf(rs);
     if (sm === undefined) return libraryStore(state, common);
     const [keyWord, value] = rs.stack.popN(2) as [bigint, bigint];
-    const word = new Uint8Array(32);
-    writeWord(word, 0, value);
-    const account = sm.putStorageNow(rs.env.address, keyOfWord(keyWord), word);
+    const account = sm.putStorageNow(rs.env.address, keyOfWord(keyWord), keyOfWord(value));
     if (account === undefined) throw EthereumJSErrorWithoutCode('could not read account while persisting memory');
     rs.env.contract = account;
     return undefined;

@@ -14,8 +14,16 @@ interface WordRunState extends RunState {
   memory: RunState['memory'] & { extend(offset: number, size: number): void };
 }
 
+// The last view made: a frame's memory buffer is read and written through one view for the frame's life.
+let viewed: Uint8Array | undefined;
+let lastView: DataView = new DataView(new ArrayBuffer(0));
+
 function view(bytes: Uint8Array): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes !== viewed) {
+    viewed = bytes;
+    lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return lastView;
 }
 
 /** Writes `word` (< 2^256) big-endian into 32 bytes at `offset`. */
