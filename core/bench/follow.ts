@@ -8,8 +8,8 @@
  *
  * Options: `--quick` (8 blocks instead of 48), `--blocks N` (at most 56: full blocks raise the base fee 12.5% each,
  * past the workload's 1,000 gwei fee cap at block 59), `--recovery-workers A[,B...]` (one follower run per value,
- * same producer; default: the node's own default), `--rpc-workers N` (the follower's `--rpc.workers N`: its RPC pool
- * keeps min(2, N) threads warm, ~70 MB each; default: the node's own, 2 warm), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
+ * same producer; default: the node's own default), `--rpc-workers N` (the follower's `--rpc.workers N`, the most
+ * RPC pool threads; a follower keeps none warm, so the cheap-call probe starts none), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
  * follower runs with `--cpu-prof`: one .cpuprofile per thread in DIR, written when it stops). Datadirs live on the repo's
  * disk (.xone/bench/follow, or BENCH_FOLLOW_DIR): /tmp may be tmpfs, where fsync is free.
  */
@@ -104,7 +104,7 @@ const report = {
     buildSeconds: chain.buildSeconds,
   },
   follower: `xone run --peer URL --batch 128${followerArgs.length ? ' ' + followerArgs.join(' ') : ''} (chain thread, durable group commit, SQLite WAL synchronous=FULL)`,
-  rpcPoolWarmThreads: rpcWorkers !== undefined ? Math.min(2, Number(rpcWorkers)) : 'default (2)',
+  rpcPoolWarmThreads: 0, // a follower starts them with its first expensive call
   runs: runs.map((f) => ({
     ...f,
     ratios: {

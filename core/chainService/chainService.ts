@@ -290,6 +290,9 @@ export class ChainService {
           }
           header = this.engine.seal(header, this.options.signerKey as Uint8Array, this.signerAddress);
         }
+        // Final from here: its RLP travels with it, so the commit's hash, the block record, the reply and the next
+        // block's Clique snapshot and parent checks never encode it again.
+        header.rlp = ethereumHeaderCodec.encode(header);
         sealMs = performance.now() - s0;
         sealCpuMs = this.cpuNow() - sc0;
         sealed = { ...built.block, header };

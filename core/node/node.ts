@@ -44,7 +44,7 @@ import { StoreTraceView } from '../rpcBackend/traceView.ts';
 import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
 import { pendingBlockContext, poolStateAt } from '../rpcBackend/poolContext.ts';
 import { NodeTxPoolView } from '../rpcBackend/txPoolView.ts';
-import { ethereumHeaderCodec, headerHash } from '../chain/header/index.ts';
+import { ethereumHeaderCodec, headerHash, type Header } from '../chain/header/index.ts';
 import type { Follower, StoreServingSource } from '../sync/index.ts';
 import { blockServing, createFollower } from './follow.ts';
 import { forwardingTxPool, sharingTxPool } from '../rpcBackend/forwardingTxPool.ts';
@@ -52,7 +52,7 @@ import { decodeRlp } from '../primitives/rlp.ts';
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeTransaction, type Transaction } from '../chain/transaction/index.ts';
 import { XoneError } from '../errors.ts';
-import type { LogData } from '../rpc/encode/types.ts';
+import type { LogData, ReceiptData } from '../rpc/encode/types.ts';
 
 import { blockMainLoopForTest, rpcInLoopForTest } from './testHooks.ts';
 import {
@@ -63,6 +63,7 @@ import {
   pooledTraceView,
   RpcExecutionPool,
   type RpcExecutor,
+  type RpcPoolOptions,
 } from '../rpcPool/index.ts';
 
 /** Dropped transactions re-admitted per event-loop turn after a reorg (see `readmitDropped`). */
@@ -348,7 +349,7 @@ export class XoneNode {
     this.dev?.blockSealed(settings, timestamp !== undefined);
     const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
-    this.adopt(result.head);
+    const header = this.serveHead(result.head);
     this.follower?.noteHead({ number: result.head.number, hash: result.head.hash, td: result.head.td });
     const adopted = performance.now();
     const m = this.deps.metrics;
@@ -356,11 +357,17 @@ export class XoneNode {
     m.produceTxs.inc(result.head.txHashes.length);
     m.produceGas.inc(Number(result.head.gasUsed));
     m.storeBatchSize.observe(1);
-    // The log lines after the caller's answer: an automine send answers once its block is adopted, and the lines
-    // (a receipts read and two JSON writes to stdout) would otherwise sit between the seal and that answer.
+    // Publication and the log lines after the caller's answer: an automine send answers once its block is served
+    // (readable, the pool's nonces moved), and the receipts read, their encodings, the filters' and subscriptions' events
+    // and two JSON writes to stdout would otherwise sit between the seal and that answer. The immediate runs in the
+    // event-loop turn that answered, before the loop polls for more requests (the client's receipt request finds the
+    // block encoded) and before the next block can be served (its chain-thread reply comes in a later turn).
     setImmediate(() => {
       // A node closing meanwhile may have closed the reader the receipts come from.
-      if (this.options.dev && !this.closing) this.logMinedTransactions(result.head.hash);
+      if (!this.closing) {
+        const receipts = this.publishHead(result.head, header);
+        if (this.options.dev) this.logMinedTransactions(receipts);
+      }
       this.deps.logger.info('sealed block', {
         number: Number(result.head.number),
         txs: result.head.txHashes.length,
@@ -401,8 +408,7 @@ export class XoneNode {
   }
 
   /** Dev chain: one line per mined transaction (hash, gas used, status, created contract), as anvil prints them. */
-  private logMinedTransactions(blockHash: Uint8Array): void {
-    const receipts = this.chainView.getReceipts(blockHash) ?? [];
+  private logMinedTransactions(receipts: readonly ReceiptData[]): void {
     for (const r of receipts.slice(0, MINED_TX_LINES)) {
       this.deps.logger.info('mined transaction', {
         hash: bytesToHex(r.transactionHash),
@@ -466,10 +472,28 @@ export class XoneNode {
    * first block comes with the dropped blocks' logs (`removedLogs`), published before its own.
    */
   private adopt(update: HeadUpdate, prime = true, removedLogs: readonly LogData[] = []): void {
+    this.publishHead(update, this.serveHead(update), prime, removedLogs);
+  }
+
+  /**
+   * The first half of `adopt`: every main-thread read (RPC, pool) moves to `update` and the pool's nonces with it.
+   * Returns the decoded header for `publishHead`.
+   */
+  private serveHead(update: HeadUpdate): Header {
     const header = ethereumHeaderCodec.decode(decodeRlp(update.headerRlp), update.headerRlp);
     const previous = this.head;
     this.pinView({ header, hash: update.hash });
     if (update.reorg) this.adoptReorg(update.reorg, previous);
+    this.pool.onNewHead();
+    this.deps.metrics.headNumber.set(Number(header.number));
+    return header;
+  }
+
+  /**
+   * The second half of `adopt`: the slow-block line, the commit metrics, the RPC encoding cache, the filters' and
+   * subscriptions' events, peers and ethstats. Returns the block's receipts (empty when none were read).
+   */
+  private publishHead(update: HeadUpdate, header: Header, prime = true, removedLogs: readonly LogData[] = []): ReceiptData[] {
     const t = update.timings;
     logSlowBlock(
       this.deps.logger,
@@ -489,10 +513,10 @@ export class XoneNode {
       },
       this.options.logSlowBlockMs,
     );
-    this.pool.onNewHead();
-    this.deps.metrics.headNumber.set(Number(header.number));
     this.deps.metrics.storeCommitSeconds.observe(t.commitMs / 1000);
-    void this.refreshDurability();
+    // A durable update needs no question to the chain thread (one more wake-up of it per produced block).
+    if (update.durable) this.deps.metrics.storeDurable.set(1);
+    else void this.refreshDurability();
     // Receipts feed the log filters and the encoding cache; a block with an empty bloom has no logs to publish, so a
     // follower's catch-up (prime false) reads none for it.
     const wantReceipts = update.txHashes.length > 0 && (prime || header.logsBloom.some((b) => b !== 0));
@@ -505,6 +529,7 @@ export class XoneNode {
     // With its total difficulty: a follower compares heads by weight, and by height only for a head without one.
     this.serving?.announce({ number: header.number, hash: update.hash, td: update.td });
     this.ethstats?.onHead(update.hash);
+    return receipts;
   }
 
   /**
@@ -640,5 +665,19 @@ async function startExecutor(
     return new InThreadExecutor(reader, config, new StoreChainView(reader, config, head), new StoreStateView(reader));
   }
   const setup = { datadir: options.datadir, config, ...(options.faults ? { faults: options.faults } : {}) };
-  return new RpcExecutionPool(setup, options.rpcPool ?? {}, { logger: deps.logger, metrics: deps.metrics });
+  return new RpcExecutionPool(
+    setup,
+    { ...followerPoolDefaults(options), ...options.rpcPool },
+    { logger: deps.logger, metrics: deps.metrics },
+  );
+}
+
+/**
+ * A follower (peers, no sealing) keeps no execution thread warm: its threads start with the first expensive call and
+ * stop after the pool's idle time. Each warm thread is an isolate and a SQLite connection (14 MB of V8 heap plus its
+ * malloc arena and page cache in a follower that serves only cheap calls), and a follower's RSS target is 150 MB
+ * (issue #18). The price is the first expensive call's wait for a thread to load (~0.2 s on a quiet host).
+ */
+function followerPoolDefaults(options: NodeOptions): Partial<RpcPoolOptions> {
+  return options.peers?.length && !options.mine ? { warm: 0 } : {};
 }

@@ -144,9 +144,11 @@ export class RpcExecutionPool implements RpcExecutor {
 
   /**
    * Starts the warm threads: two at once, the rest one after another in the background (each load takes a core for
-   * a moment); resolves once the first is ready. Calls made before then wait in the queue.
+   * a moment); resolves once the first is ready. Calls made before then wait in the queue. With `warm` 0 it starts
+   * none: the first job starts its thread.
    */
   async init(): Promise<void> {
+    if (this.options.warm === 0) return;
     while (this.slots.length < Math.min(2, this.options.warm)) this.spawn();
     await Promise.any(this.slots.map((s) => s.ready)).catch((err: AggregateError) => {
       throw new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start: ${String(err.errors[0])}`);
@@ -242,17 +244,19 @@ export class RpcExecutionPool implements RpcExecutor {
     for (let i = 0; i < want && this.slots.length < this.options.workers; i++) this.spawn();
   }
 
-  /** Stops threads idle for `idleMs`, keeping `warm` and one free thread. */
+  /**
+   * Stops threads idle for `idleMs`, keeping `warm` and, while any job runs or waits, one free thread (with nothing
+   * to do, only `warm`: 0 lets the last thread go).
+   */
   private retireIdle(): void {
     const now = performance.now();
     const busy = this.slots.filter((s) => s.job).length;
-    let keep = Math.max(this.options.warm, busy + 1);
+    const keep = busy === 0 && this.queue.length === 0 ? this.options.warm : Math.max(this.options.warm, busy + 1);
     for (const slot of [...this.slots].reverse()) {
       if (this.slots.length <= keep) break;
       if (slot.job || !slot.isReady || now - slot.since < this.options.idleMs) continue;
       this.remove(slot);
       void slot.terminate();
-      keep = Math.max(this.options.warm, busy + 1);
     }
   }
 

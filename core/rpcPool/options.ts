@@ -13,7 +13,8 @@ export interface RpcPoolOptions {
    */
   workers: number;
   /**
-   * Threads kept up even when idle (default 2, at most `workers`). Each costs about 22 MB idle and 30 MB after a
+   * Threads kept up even when idle (default 2, at most `workers`; 0 = none until the first job, and none again once
+   * every thread has been idle for `idleMs`: a follower's choice, where threads are memory it rarely uses). Each costs about 22 MB idle and 30 MB after a
    * cheap-call flood on the bundled CLI (idle dev node 144 MB RSS with 1, 165 MB with 2; from the TypeScript sources
    * through tsx, 47 MB a thread: 362 / 409 MB), which small self-hosted VMs feel; the cost of fewer is that clients
    * arriving together (an attack) take the spare each in turn, and on a host at load 38 a newcomer's cheap call
@@ -75,7 +76,7 @@ export function resolveRpcPoolOptions(partial: Partial<RpcPoolOptions> = {}): Rp
   for (const [key, value] of Object.entries(partial) as [keyof RpcPoolOptions, number | undefined][]) {
     if (value !== undefined) out[key] = value;
   }
-  checkInt('warm', out.warm, 1, out.workers);
+  checkInt('warm', out.warm, 0, out.workers);
   checkInt('idleMs', out.idleMs, 1_000, 86_400_000);
   checkInt('perClientRunning', out.perClientRunning, 1, out.workers);
   checkInt('perClientQueued', out.perClientQueued, 0, 100_000);

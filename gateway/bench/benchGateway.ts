@@ -148,22 +148,26 @@ try {
   // target's side takes its best round (the same conservative rule as the direct core's first and last runs).
   const lowSeconds = quick ? 1 : 4;
   const lowLevels = [1, 4] as const;
-  const lowConcurrency: Record<string, Record<'direct' | 'gatewayUncached' | 'gatewayCached' | 'nginx', LoadResult>> = {};
+  type LowSide = 'direct' | 'gatewayUncached' | 'gatewayCached' | 'nginx' | 'baselineUncached' | 'baselineCached';
+  const lowConcurrency: Record<string, Partial<Record<LowSide, LoadResult>>> = {};
   for (const inFlight of lowLevels) {
-    const rounds: Record<string, LoadResult[]> = { direct: [], gatewayUncached: [], gatewayCached: [], nginx: [] };
-    for (let round = 0; round < 2; round++) {
-      rounds.direct?.push(await load(coreUrl, body, {}, lowSeconds, inFlight));
-      rounds.gatewayUncached?.push(await load(gwUrl, body, bypass, lowSeconds, inFlight));
-      rounds.gatewayCached?.push(await load(gwUrl, body, {}, lowSeconds, inFlight));
-      rounds.nginx?.push(await load(nginxUrl, body, {}, lowSeconds, inFlight));
-    }
-    const bestOf = (rs: LoadResult[]): LoadResult => rs.reduce((a, b) => (b.p50Ms < a.p50Ms ? b : a));
-    lowConcurrency[String(inFlight)] = {
-      direct: bestOf(rounds.direct ?? []),
-      gatewayUncached: bestOf(rounds.gatewayUncached ?? []),
-      gatewayCached: bestOf(rounds.gatewayCached ?? []),
-      nginx: bestOf(rounds.nginx ?? []),
-    };
+    const sides: [LowSide, string, Record<string, string>][] = [
+      ['direct', coreUrl, {}],
+      ['gatewayUncached', gwUrl, bypass],
+      ['gatewayCached', gwUrl, {}],
+      ['nginx', nginxUrl, {}],
+      ...(baseline
+        ? ([
+            ['baselineUncached', baseline.url, bypass],
+            ['baselineCached', baseline.url, {}],
+          ] as [LowSide, string, Record<string, string>][])
+        : []),
+    ];
+    const rounds = new Map<LowSide, LoadResult[]>(sides.map(([side]) => [side, []]));
+    for (let round = 0; round < 2; round++)
+      for (const [side, url, headers] of sides) rounds.get(side)?.push(await load(url, body, headers, lowSeconds, inFlight));
+    const bestOf = (rs: LoadResult[]): LoadResult => rs.reduce((x, y) => (y.p50Ms < x.p50Ms ? y : x));
+    lowConcurrency[String(inFlight)] = Object.fromEntries([...rounds].map(([side, rs]) => [side, bestOf(rs)]));
   }
   const before = baseline
     ? { gatewayUncached: await run(baseline.url, bypass, baseline.pid), gatewayCached: await run(baseline.url, {}, baseline.pid) }
@@ -193,7 +197,11 @@ try {
   const direct = best;
   const low1 = lowConcurrency['1'];
   const low4 = lowConcurrency['4'];
-  const added1 = low1 ? r3(low1.gatewayUncached.p50Ms - low1.direct.p50Ms) : NaN;
+  type LowRow = (typeof lowConcurrency)[string];
+  /** A side's p50 or p99 over the direct core's at the same in-flight level. */
+  const over = (v: LowRow | undefined, side: LowSide, q: 'p50Ms' | 'p99Ms' = 'p50Ms') =>
+    r3((v?.[side]?.[q] ?? NaN) - (v?.direct?.[q] ?? NaN));
+  const added1 = over(low1, 'gatewayUncached');
   const report = {
     bench: 'gateway',
     date: new Date().toISOString(),
@@ -221,11 +229,12 @@ try {
       Object.entries(lowConcurrency).map(([k, v]) => [
         k,
         {
-          gatewayUncachedP50: r3(v.gatewayUncached.p50Ms - v.direct.p50Ms),
-          gatewayUncachedP99: r3(v.gatewayUncached.p99Ms - v.direct.p99Ms),
-          gatewayCachedP50: r3(v.gatewayCached.p50Ms - v.direct.p50Ms),
-          nginxP50: r3(v.nginx.p50Ms - v.direct.p50Ms),
-          nginxP99: r3(v.nginx.p99Ms - v.direct.p99Ms),
+          gatewayUncachedP50: over(v, 'gatewayUncached'),
+          gatewayUncachedP99: over(v, 'gatewayUncached', 'p99Ms'),
+          gatewayCachedP50: over(v, 'gatewayCached'),
+          nginxP50: over(v, 'nginx'),
+          nginxP99: over(v, 'nginx', 'p99Ms'),
+          ...(v.baselineUncached ? { baselineUncachedP50: over(v, 'baselineUncached'), baselineCachedP50: over(v, 'baselineCached') } : {}),
         },
       ]),
     ),
@@ -264,10 +273,11 @@ try {
   };
   const t = report.targets;
   const verdict = (met: boolean | null) => (met === null ? 'reported' : met ? 'met' : 'NOT MET');
-  const lowLine = (k: string, v: (typeof lowConcurrency)[string] | undefined) =>
+  const lowLine = (k: string, v: LowRow | undefined) =>
     v
-      ? `; ${k} in flight: direct p50 ${v.direct.p50Ms} ms, gateway uncached +${r3(v.gatewayUncached.p50Ms - v.direct.p50Ms)} ms, ` +
-        `cached +${r3(v.gatewayCached.p50Ms - v.direct.p50Ms)} ms, nginx +${r3(v.nginx.p50Ms - v.direct.p50Ms)} ms`
+      ? `; ${k} in flight: direct p50 ${v.direct?.p50Ms} ms, gateway uncached +${over(v, 'gatewayUncached')} ms, ` +
+        `cached +${over(v, 'gatewayCached')} ms, nginx +${over(v, 'nginx')} ms` +
+        (v.baselineUncached ? ` (baseline uncached +${over(v, 'baselineUncached')} ms, cached +${over(v, 'baselineCached')} ms)` : '')
       : '';
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   process.stderr.write(

@@ -244,6 +244,20 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     expect((await exec.call({ to: VIEW }, dir.head, opts())).status).toBe('success');
   });
 
+  it('behavior: warm 0 (a follower) starts no thread until the first job, and none is left once idle', async () => {
+    const pool = await startPool({ workers: 2, warm: 0, idleMs: 1_000 });
+    expect(pool.stats().workers).toBe(0);
+    const exec = pooledExecutionView(pool, 5_000);
+    expect((await exec.call({ to: VIEW }, dir.head, opts())).status).toBe('success');
+    expect(pool.stats().workers).toBeGreaterThanOrEqual(1);
+    // The idle sweep runs every 250 ms here: every thread goes once idle for 1 s (a loaded host may take longer).
+    const until = Date.now() + 60_000;
+    while (pool.stats().workers > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(pool.stats().workers).toBe(0);
+    // And the next job starts a thread again.
+    expect((await exec.call({ to: VIEW }, dir.head, opts())).status).toBe('success');
+  });
+
   it('behavior: the main loop stays free while every worker runs an endless loop', async () => {
     const pool = await startPool({ workers: 2 });
     const lag = async (ms: number): Promise<number> => {

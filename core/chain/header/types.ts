@@ -41,7 +41,7 @@ export interface Header {
   parentBeaconBlockRoot?: Uint8Array;
   /** Prague onwards: sha256 commitment to the block's execution-layer requests (EIP-7685). */
   requestsHash?: Uint8Array;
-  /** The exact RLP this header was decoded from (absent on headers built in code). */
+  /** The exact RLP this header was decoded from, or of a header the producer sealed (absent on other built headers). */
   rlp?: Uint8Array;
 }
 

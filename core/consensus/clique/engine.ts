@@ -218,8 +218,10 @@ export class CliqueEngine implements ConsensusEngine {
     extra.set(scalar32(sig.r), at);
     extra.set(scalar32(sig.s), at + 32);
     extra[at + 64] = sig.recovery;
-    const sealed: Header = { ...header, extraData: extra };
-    delete sealed.rlp;
+    // Without the prepared header's RLP (if any): it no longer matches. Left out, not deleted (a deleted property puts
+    // the object in V8's slow dictionary mode for every later read).
+    const { rlp: _stale, ...fields } = header;
+    const sealed: Header = { ...fields, extraData: extra };
     if (signer !== undefined) this.rememberAuthor(sealed, signer);
     return sealed;
   }

@@ -33,7 +33,8 @@ export interface RealNode {
   result<T = unknown>(method: string, params?: unknown[]): Promise<T>;
   /**
    * Seals one block from the pool now: what evm_mine does (DevView.mine → Producer.mine), called in-process so a node
-   * with a tight call deadline can still seal a heavy block.
+   * with a tight call deadline can still seal a heavy block. Resolves once the block is published, as the caller's
+   * next request would find it.
    */
   mine(timestamp?: bigint): Promise<void>;
   /** Stops the node; the datadir is removed unless the caller gave it or `keepDatadir` is set. */
@@ -137,6 +138,9 @@ export async function startRealNode(options: RealNodeOptions = {}): Promise<Real
     async mine(timestamp) {
       if (!node.producer) throw new Error('this node does not seal blocks');
       await node.producer.mine(1, timestamp);
+      // A produced block is published (encodings, filters, subscriptions) in the event-loop turn that answered its
+      // caller, before the next request is read: wait that turn out, as a client's next request does.
+      await new Promise((resolve) => setImmediate(resolve));
     },
     async close(opts = {}) {
       try {
