@@ -39,6 +39,14 @@ export interface HubOptions {
   idleCloseMs?: number;
   /** Time allowed for an upstream socket to open and answer eth_subscribe. */
   subscribeTimeoutMs?: number;
+  /**
+   * After an upstream socket is lost, how long its subscriptions are re-subscribed (on any fit upstream, retried every
+   * `resubscribeDelayMs`) before their clients are closed with 1012 (default 30 s; 0: close them at once).
+   */
+  resubscribeForMs?: number;
+  resubscribeDelayMs?: number;
+  /** One line per re-subscription (done or given up): the operator's record of the gap the clients did not see. */
+  log?(line: Record<string, unknown>): void;
   /** Gauges: upstream sockets open, distinct upstream subscriptions, client subscriptions. */
   report?(sockets: number, upstreamSubscriptions: number, clientSubscriptions: number): void;
 }
@@ -61,6 +69,8 @@ interface Shared {
   dead: boolean;
   /** Its slot on the socket was given back (once). */
   released: boolean;
+  /** Being re-subscribed after its socket was lost: since when, and the retry waiting. */
+  lost?: { at: number; attempts: number; timer?: ReturnType<typeof setTimeout> };
 }
 
 /** One upstream socket. */
@@ -83,6 +93,17 @@ interface Conn {
 }
 
 const LOST = 'upstream subscription connection lost; subscribe again';
+/** Where a subscription waiting to be re-subscribed sits: no socket (its accounting then touches nothing live). */
+const detached = (): Conn => ({
+  index: -1,
+  opened: false,
+  early: [],
+  pending: new Map(),
+  subs: new Map(),
+  load: 0,
+  orphans: [],
+  lost: true,
+});
 const MAX_ORPHANS = 256;
 
 /** A client subscription id, as geth shapes them (0x + 32 hex digits). */
@@ -99,8 +120,10 @@ function newSubscriptionId(): string {
  * `eth_subscribe` params) share one upstream subscription whose notifications fan out to every client that asked,
  * each under its own subscription id; the last unsubscribe (or client close) unsubscribes upstream. Notifications are
  * passed through as the node sends them: a reorg's new heads and its `removed: true` logs flow like any other.
- * When an upstream socket is lost, every client holding a subscription on it is closed with 1012 and a reason saying
- * so (a silent re-subscribe would hide the notifications missed meanwhile); calls waiting on it get -32002.
+ * When an upstream socket is lost, each of its subscriptions is made again on a fit upstream (the same parameters;
+ * clients keep their ids and receive the new subscription's notifications) and a log line records the gap; when that
+ * does not succeed within `resubscribeForMs` its clients are closed with 1012 and a reason saying so. Calls waiting
+ * on the lost socket get -32002.
  */
 export class SubscriptionHub {
   private readonly conns = new Set<Conn>();
@@ -108,6 +131,7 @@ export class SubscriptionHub {
   private readonly byClientSub = new Map<string, Shared>();
   private readonly perClient = new Map<HubClient, Set<string>>();
   private nextId = 1;
+  private closing = false;
 
   constructor(private readonly opts: HubOptions) {}
 
@@ -171,6 +195,8 @@ export class SubscriptionHub {
 
   /** Closes every upstream socket (shutdown); clients are closed by the server. */
   close(): void {
+    this.closing = true;
+    for (const shared of this.byKey.values()) clearTimeout(shared.lost?.timer);
     for (const c of this.conns) {
       c.lost = true;
       clearTimeout(c.idle);
@@ -213,6 +239,8 @@ export class SubscriptionHub {
 
   private teardownIfUnused(shared: Shared): void {
     if (shared.clients.size > 0 || shared.waiting > 0 || shared.released) return;
+    clearTimeout(shared.lost?.timer);
+    shared.lost = undefined;
     shared.released = true;
     shared.dead = true;
     if (this.byKey.get(shared.key) === shared) this.byKey.delete(shared.key);
@@ -319,7 +347,10 @@ export class SubscriptionHub {
     if (mine.length > 0) setTimeout(() => mine.forEach((o) => this.fanOut(shared, o.result)), 0);
   }
 
-  /** The socket is gone (`failed`) or closed idle: clients holding subscriptions on it are closed, waiters answered. */
+  /**
+   * The socket is gone (`failed`) or closed idle. Waiters get -32002; subscriptions with clients are re-subscribed
+   * (`resubscribe`), unless the hub is closing or re-subscription is off, when their clients are closed with 1012.
+   */
   private lose(conn: Conn, failed: boolean): void {
     if (conn.lost && !failed) return;
     const first = !conn.lost;
@@ -329,23 +360,98 @@ export class SubscriptionHub {
     if (first) conn.socket?.close();
     for (const settle of conn.pending.values()) settle({ error: new GatewayError('unavailable', LOST).toRpc() });
     conn.pending.clear();
-    const affected = new Set<HubClient>();
-    for (const shared of this.byKey.values()) {
+    const retry = failed && !this.closing && (this.opts.resubscribeForMs ?? 30_000) > 0;
+    for (const shared of [...this.byKey.values()]) {
       if (shared.conn !== conn) continue;
-      shared.dead = true;
-      for (const c of shared.clients.values()) affected.add(c);
+      if (shared.upstreamId !== undefined) conn.subs.delete(shared.upstreamId);
+      shared.upstreamId = undefined;
+      if (retry && shared.clients.size > 0 && !shared.released) this.retryLater(shared);
+      else this.giveUp(shared);
     }
-    for (const [key, shared] of this.byKey) if (shared.conn === conn) this.byKey.delete(key);
-    for (const shared of conn.subs.values()) {
-      for (const id of shared.clients.keys()) {
-        this.byClientSub.delete(id);
-        for (const set of this.perClient.values()) set.delete(id);
-      }
-      shared.clients.clear();
-    }
+    for (const shared of conn.subs.values()) this.giveUp(shared);
     conn.subs.clear();
-    for (const c of affected) c.fail(1012, LOST);
     this.report();
+  }
+
+  /** Makes a lost subscription again on a fit upstream; its clients keep their ids. */
+  private resubscribe(shared: Shared): void {
+    const lost = shared.lost;
+    if (!lost || shared.released || this.closing) return;
+    if (shared.clients.size === 0) {
+      this.teardownIfUnused(shared);
+      return;
+    }
+    lost.attempts++;
+    const conn = this.connFor();
+    if (!conn) return this.retryLater(shared);
+    shared.conn = conn;
+    conn.load++;
+    clearTimeout(conn.idle);
+    shared.ready = this.request(conn, 'eth_subscribe', shared.params).then((msg) => {
+      // Lost again meanwhile: `lose` has scheduled the next attempt already.
+      if (shared.conn !== conn || conn.lost) return { error: new GatewayError('unavailable', LOST).toRpc() };
+      if (shared.dead) {
+        if ('result' in msg && typeof msg.result === 'string') this.send(conn, 'eth_unsubscribe', [msg.result]);
+        return { error: new GatewayError('unavailable', LOST).toRpc() };
+      }
+      if ('error' in msg || typeof msg.result !== 'string') {
+        conn.load--;
+        shared.conn = detached();
+        this.retryLater(shared);
+        return 'error' in msg ? msg : { error: { code: -32603, message: 'internal error: upstream gave no subscription id' } };
+      }
+      shared.upstreamId = msg.result;
+      conn.subs.set(msg.result, shared);
+      this.replayOrphans(conn, msg.result, shared);
+      this.opts.log?.({
+        ts: new Date().toISOString(),
+        event: 'ws_resubscribed',
+        params: shared.params,
+        upstream_index: conn.index,
+        clients: shared.clients.size,
+        attempts: lost.attempts,
+        gap_ms: Date.now() - lost.at,
+      });
+      shared.lost = undefined;
+      this.report();
+      return { result: msg.result };
+    });
+  }
+
+  /** The next attempt (the first at once, then every resubscribeDelayMs), or giving up past resubscribeForMs. */
+  private retryLater(shared: Shared): void {
+    const lost = (shared.lost ??= { at: Date.now(), attempts: 0 });
+    const gap = Date.now() - lost.at;
+    if (gap >= (this.opts.resubscribeForMs ?? 30_000)) {
+      this.opts.log?.({
+        ts: new Date().toISOString(),
+        event: 'ws_resubscribe_failed',
+        params: shared.params,
+        clients: shared.clients.size,
+        attempts: lost.attempts,
+        gap_ms: gap,
+      });
+      this.giveUp(shared);
+      this.report();
+      return;
+    }
+    lost.timer = setTimeout(() => this.resubscribe(shared), lost.attempts === 0 ? 0 : (this.opts.resubscribeDelayMs ?? 500));
+  }
+
+  /** Ends a subscription whose upstream is gone: its clients are closed with 1012 (they must subscribe again). */
+  private giveUp(shared: Shared): void {
+    clearTimeout(shared.lost?.timer);
+    shared.lost = undefined;
+    shared.dead = true;
+    shared.released = true;
+    if (this.byKey.get(shared.key) === shared) this.byKey.delete(shared.key);
+    const affected = new Set(shared.clients.values());
+    for (const id of shared.clients.keys()) {
+      this.byClientSub.delete(id);
+      for (const set of this.perClient.values()) set.delete(id);
+    }
+    shared.clients.clear();
+    for (const c of affected) c.fail(1012, LOST);
   }
 
   private report(): void {

@@ -134,27 +134,57 @@ test('behavior: 100 client sockets subscribing to newHeads share one core socket
   expect(await gauge(g, 'xone_gateway_ws_upstream_subscriptions')).toBe(0);
 }, 90_000);
 
-test('behavior: losing the upstream socket closes subscribed clients with 1012 and a reason; new subscriptions work once it is back', async () => {
+test('behavior: a lost upstream socket is re-subscribed: the client keeps its subscription id, notifications resume, a log line records the gap', async () => {
   const c = await client(viaProxy.url);
-  expect(typeof (await c.ask('eth_subscribe', ['newHeads'], 1)).result).toBe('string');
-  const closed = new Promise<{ code: number; reason: string }>((r) =>
-    c.ws.once('close', (code, reason) => r({ code, reason: reason.toString() })),
-  );
+  const id = (await c.ask('eth_subscribe', ['newHeads'], 1)).result as string;
+  expect(typeof id).toBe('string');
+  await until(() => c.got.find((m) => m.method === 'eth_subscription'), 15_000);
+  let closed: number | undefined;
+  c.ws.once('close', (code) => (closed = code));
   proxy.setDown(true);
-  expect(await closed).toEqual({ code: 1012, reason: 'upstream subscription connection lost; subscribe again' });
+  await new Promise((r) => setTimeout(r, 1_500));
+  const before = c.got.length;
   proxy.setDown(false);
-  const again = await until(
-    async () => {
-      const d = await client(viaProxy.url).catch(() => undefined);
-      if (!d) return undefined;
-      const r = await d.ask('eth_subscribe', ['newHeads'], 1);
-      if (typeof r.result === 'string') return d;
-      d.ws.close();
-      return undefined;
-    },
-    20_000,
-    200,
-  );
-  await until(() => again.got.find((m) => m.method === 'eth_subscription'), 15_000);
-  again.ws.close();
+  await until(() => c.got.slice(before).find((m) => m.method === 'eth_subscription'), 30_000, 100);
+  expect(c.got.filter((m) => m.method === 'eth_subscription').every((m) => m.params?.subscription === id)).toBe(true);
+  expect(closed).toBeUndefined();
+  const line = viaProxy.lines.find((l) => l.event === 'ws_resubscribed');
+  expect(line).toMatchObject({ params: ['newHeads'], clients: 1, upstream_index: 0 });
+  expect(Number(line?.gap_ms)).toBeGreaterThan(0);
+  c.ws.close();
 }, 60_000);
+
+test('behavior: the core itself restarted (same port): subscriptions come back under the same ids, no client is closed', async () => {
+  const first = await startDevNode(['--period', '1']);
+  const port = new URL(first.url).port;
+  const gw = await startTestGateway(
+    testConfig({
+      upstreams: [{ url: first.url, wsUrl: first.wsUrl }],
+      tiers: { anonymous: { ratePerSec: 10_000, burst: 10_000 }, default: { ratePerSec: 100, burst: 100 } },
+      head: { pollMs: 60_000, newHeads: false },
+      health: { intervalMs: 200 },
+    }),
+  );
+  let second: DevNode | undefined;
+  try {
+    const clients = await Promise.all([client(gw.url), client(gw.url)]);
+    const ids = await Promise.all(clients.map(async (c) => (await c.ask('eth_subscribe', ['newHeads'], 1)).result as string));
+    await until(() => clients.every((c) => c.got.some((m) => m.method === 'eth_subscription')), 15_000);
+    const closes: number[] = [];
+    for (const c of clients) c.ws.once('close', (code) => closes.push(code));
+    await first.stop();
+    const marks = clients.map((c) => c.got.length);
+    second = await startDevNode(['--period', '1', '--http.port', port]);
+    await until(() => clients.every((c, i) => c.got.slice(marks[i]).some((m) => m.method === 'eth_subscription')), 30_000, 100);
+    clients.forEach((c, i) =>
+      expect(c.got.filter((m) => m.method === 'eth_subscription').every((m) => m.params?.subscription === ids[i])).toBe(true),
+    );
+    expect(closes).toEqual([]);
+    expect(gw.lines.filter((l) => l.event === 'ws_resubscribed')).toHaveLength(1);
+    for (const c of clients) c.ws.close();
+  } finally {
+    await gw.close();
+    await second?.stop();
+    await first.stop();
+  }
+}, 150_000);

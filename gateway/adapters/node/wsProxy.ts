@@ -96,6 +96,7 @@ export function attachWsProxy(server: Server, gw: Gateway, config: GatewayConfig
     subscriptionsPerSocket: config.limits.wsSubscriptionsPerUpstreamSocket,
     maxPerClient: config.limits.maxSubscriptionsPerWs,
     subscribeTimeoutMs: config.limits.callTimeoutMs,
+    log: gw.sink,
     report: (sockets, up, clients) => metrics.wsSubscriptions(sockets, up, clients),
   });
   const trusted = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
