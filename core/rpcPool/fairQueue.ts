@@ -48,12 +48,16 @@ export class FairQueue<T> {
     return true;
   }
 
-  /** The next job to start (counted as running for its client), or undefined when none may start. */
-  take(): { client: string; job: T } | undefined {
+  /**
+   * The next job to start (counted as running for its client), or undefined when none may start; with `only`, the
+   * next among the clients it accepts.
+   */
+  take(only?: (client: string) => boolean): { client: string; job: T } | undefined {
     let best: [string, ClientState<T>] | undefined;
     for (const entry of this.clients) {
       const c = entry[1];
       if (c.queue.length === 0 || c.running >= this.limits.perClientRunning) continue;
+      if (only && !only(entry[0])) continue;
       if (!best || c.running < best[1].running || (c.running === best[1].running && c.lastStart < best[1].lastStart)) best = entry;
     }
     if (!best) return undefined;

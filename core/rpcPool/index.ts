@@ -127,6 +127,8 @@ export class RpcExecutionPool implements RpcExecutor {
   private failures = 0;
   private backoffUntil = 0;
   private backoffTimer: NodeJS.Timeout | undefined;
+  /** Pumps again when the oldest young job stops counting against `youngJobsAtOnce`. */
+  private youngTimer: NodeJS.Timeout | undefined;
   private readonly idleSweep: NodeJS.Timeout;
   /** Clients whose last lowered job ended at (performance.now()): their next jobs start lowered. */
   private readonly longClients = new Map<string, number>();
@@ -212,35 +214,71 @@ export class RpcExecutionPool implements RpcExecutor {
     this.closed = true;
     clearInterval(this.idleSweep);
     clearTimeout(this.backoffTimer);
+    clearTimeout(this.youngTimer);
     for (const job of this.queue.drain()) this.settle(job, closedError());
     const slots = this.slots.splice(0);
     for (const s of slots) if (s.job) this.settle(s.job, closedError());
     await Promise.all(slots.map((s) => s.terminate()));
   }
 
-  /** Starts waiting jobs on idle ready threads (fairest client first), then grows the pool if work still waits. */
+  /**
+   * Starts waiting jobs on idle ready threads (fairest client first), at most `youngJobsAtOnce` of them in their
+   * first DEMOTE_AFTER_MS (a client known for long work starts beyond that: it does not count), then grows the pool
+   * if work still waits. The threads first in the list take the work, so cheap calls stay on a few hot threads.
+   */
   private pump(): void {
     if (this.closed) return;
+    const now = performance.now();
+    let young = this.youngJobs(now);
     for (const slot of this.slots) {
       if (!slot.isReady || slot.job) continue;
-      const next = this.queue.take();
+      const full = young >= this.options.youngJobsAtOnce;
+      const next = full ? this.queue.take((client) => this.isLongClient(client, now)) : this.queue.take();
       if (!next) break;
       this.start(slot, next.job);
+      if (next.job.cpuAtStart === undefined) young++;
     }
-    this.grow();
+    this.repumpWhenOld(now);
+    this.grow(young);
     this.deps.metrics?.rpcPoolQueued.set(this.queue.length);
     this.deps.metrics?.rpcPoolBusy.set(this.slots.filter((s) => s.job).length);
     this.deps.metrics?.rpcPoolReady.set(this.slots.filter((s) => s.isReady).length);
   }
 
+  /** Running jobs in their first DEMOTE_AFTER_MS that did not start lowered (those of a client known for long work). */
+  private youngJobs(now: number): number {
+    let n = 0;
+    for (const s of this.slots) if (s.job && s.job.cpuAtStart === undefined && now - s.since < DEMOTE_AFTER_MS) n++;
+    return n;
+  }
+
+  /** While jobs wait behind the young-job limit, pumps again when the oldest young job stops counting. */
+  private repumpWhenOld(now: number): void {
+    clearTimeout(this.youngTimer);
+    this.youngTimer = undefined;
+    if (this.queue.startable() === 0) return;
+    let oldest = Infinity;
+    for (const s of this.slots) if (s.job && s.job.cpuAtStart === undefined && now - s.since < DEMOTE_AFTER_MS) oldest = Math.min(oldest, s.since);
+    if (oldest === Infinity) return;
+    this.youngTimer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(oldest + DEMOTE_AFTER_MS - now)));
+  }
+
+  /** The client's last lowered job ended less than LONG_CLIENT_MS ago: its next job starts lowered. */
+  private isLongClient(client: string, now: number): boolean {
+    const at = this.longClients.get(client);
+    return at !== undefined && now - at < LONG_CLIENT_MS;
+  }
+
   /**
    * Spawns threads, up to `workers`, so that every job that could start has a thread and one more is free: the
-   * spare a newcomer's call starts on while the others are busy with long work.
+   * spare a newcomer's call starts on while the others are busy with long work. Jobs held back by the young-job
+   * limit wait for a running one, not for a thread: only as many as the limit lets start count.
    */
-  private grow(): void {
+  private grow(young: number): void {
     if (performance.now() < this.backoffUntil) return;
     const free = this.slots.filter((s) => !s.job).length;
-    const want = this.queue.startable() + 1 - free;
+    const startable = Math.min(this.queue.startable(), Math.max(0, this.options.youngJobsAtOnce - young));
+    const want = startable + 1 - free;
     for (let i = 0; i < want && this.slots.length < this.options.workers; i++) this.spawn();
   }
 
