@@ -86,6 +86,8 @@ export interface RpcPoolSetup {
   readDeadlineMs?: number;
   /** Test seams of each worker's store handle (NodeOptions.faults: the node's readers all get them). */
   faults?: ReaderFaults;
+  /** Test seam: the first this many threads exit with code 1 while starting (a fault, as seen once at load ~35). */
+  failedStarts?: number;
 }
 
 interface Job {
@@ -127,6 +129,10 @@ export class RpcExecutionPool implements RpcExecutor {
   private failures = 0;
   private backoffUntil = 0;
   private backoffTimer: NodeJS.Timeout | undefined;
+  /** Threads still to fail at start (RpcPoolSetup.failedStarts). */
+  private failedStartsLeft: number;
+  /** init() waiting for a first thread: the reasons of those that failed to start, and how many may. */
+  private starting: { resolve: () => void; reject: (e: Error) => void; reasons: string[]; allowed: number } | undefined;
   /** Pumps again when the oldest young job stops counting against `youngJobsAtOnce`. */
   private youngTimer: NodeJS.Timeout | undefined;
   private readonly idleSweep: NodeJS.Timeout;
@@ -139,6 +145,7 @@ export class RpcExecutionPool implements RpcExecutor {
     private readonly deps: RpcPoolDeps = {},
   ) {
     this.options = resolveRpcPoolOptions(options);
+    this.failedStartsLeft = setup.failedStarts ?? 0;
     this.queue = new FairQueue(this.options);
     this.idleSweep = setInterval(() => this.retireIdle(), Math.max(250, Math.floor(this.options.idleMs / 4)));
     this.idleSweep.unref();
@@ -147,15 +154,38 @@ export class RpcExecutionPool implements RpcExecutor {
   /**
    * Starts the warm threads: two at once, the rest one after another in the background (each load takes a core for
    * a moment); resolves once the first is ready. Calls made before then wait in the queue. With `warm` 0 it starts
-   * none: the first job starts its thread.
+   * none: the first job starts its thread. A thread that fails to start is replaced (the pool grows back as for any
+   * dead worker); the node fails only when the first threads and one replacement all failed, with every distinct
+   * reason.
    */
   async init(): Promise<void> {
     if (this.options.warm === 0) return;
-    while (this.slots.length < Math.min(2, this.options.warm)) this.spawn();
-    await Promise.any(this.slots.map((s) => s.ready)).catch((err: AggregateError) => {
-      throw new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start: ${String(err.errors[0])}`);
+    const first = Math.min(2, this.options.warm);
+    const started = new Promise<void>((resolve, reject) => {
+      this.starting = { resolve, reject, reasons: [], allowed: first + 1 };
     });
+    while (this.slots.length < first) this.spawn();
+    try {
+      await started;
+    } finally {
+      this.starting = undefined;
+    }
     void this.warmRest();
+  }
+
+  /** A thread did not start: during init(), the node fails once `allowed` threads have (the pool retries meanwhile). */
+  private startFailed(slot: Slot, reason: string): void {
+    const s = this.starting;
+    if (s) {
+      s.reasons.push(reason);
+      if (s.reasons.length >= s.allowed) {
+        // One line per way they ended (reasons that differ only in their timings are one).
+        const byKind = new Map(s.reasons.map((r) => [r.replace(/\d+ ms/g, 'N ms'), r]));
+        const distinct = [...byKind.values()].join('; ');
+        s.reject(new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start (${s.reasons.length} tries): ${distinct}`));
+      }
+    }
+    this.onGone(slot, `did not start: ${reason}`);
   }
 
   private async warmRest(): Promise<void> {
@@ -212,6 +242,7 @@ export class RpcExecutionPool implements RpcExecutor {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.starting?.reject(closedError());
     clearInterval(this.idleSweep);
     clearTimeout(this.backoffTimer);
     clearTimeout(this.youngTimer);
@@ -417,7 +448,8 @@ export class RpcExecutionPool implements RpcExecutor {
       this.backoffUntil = performance.now() + delay;
       clearTimeout(this.backoffTimer);
       this.backoffTimer = setTimeout(() => this.pump(), delay);
-      this.backoffTimer.unref();
+      // While init() waits for a first thread the retry is what keeps the process going (the workers are unref'd).
+      if (!this.starting) this.backoffTimer.unref();
     }
     this.pump();
   }
@@ -456,6 +488,8 @@ export class RpcExecutionPool implements RpcExecutor {
   }
 
   private spawn(): void {
+    const failStart = this.failedStartsLeft > 0;
+    if (failStart) this.failedStartsLeft--;
     const slot: Slot = new WorkerSlot<Job>(
       this.nextSlotId++,
       {
@@ -463,14 +497,18 @@ export class RpcExecutionPool implements RpcExecutor {
         config: this.setup.config,
         readDeadlineMs: this.setup.readDeadlineMs ?? defaultStoreOptions.readDeadlineMs,
         ...(this.setup.faults ? { faults: this.setup.faults } : {}),
+        ...(failStart ? { failStart } : {}),
       },
       this.options,
       { reply: (s, reply) => this.onReply(s, reply), gone: (s, why) => this.onGone(s, why) },
     );
     this.slots.push(slot);
     slot.ready.then(
-      () => this.pump(),
-      (err: unknown) => this.onGone(slot, `did not start: ${(err as Error).message}`),
+      () => {
+        this.starting?.resolve();
+        this.pump();
+      },
+      (err: unknown) => this.startFailed(slot, err instanceof Error ? err.message : String(err)),
     );
   }
 }

@@ -39,6 +39,8 @@ export interface RpcWorkerData {
   readDeadlineMs: number;
   /** Test seams of the worker's store handle. */
   faults?: ReaderFaults;
+  /** Test seam: exit with code 1 before saying ready. */
+  failStart?: boolean;
   /** Nice value the thread takes once it has loaded and warmed up (it loads at the process's priority). */
   nice: number;
   name: string;

@@ -75,6 +75,9 @@ if (!port) throw new Error('rpc pool worker must run in a worker thread');
 const data = tsWorkerData<RpcWorkerData>();
 startHeapDiag(data.name);
 
+// A start that fails without an error (RpcWorkerData.failStart): what the pool must retry once and then explain.
+if (data.failStart) process.exit(1);
+
 try {
   const reader = openReadOnly(data.datadir, { readDeadlineMs: data.readDeadlineMs, ...(data.faults ? { faults: data.faults } : {}) });
   const control = new Int32Array(data.control);

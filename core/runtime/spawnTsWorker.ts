@@ -63,7 +63,16 @@ export function waitForReady(worker: Worker, timeoutMs = 30_000): Promise<void> 
       }
     };
     const onError = (err: Error): void => done(err);
-    const onExit = (code: number): void => done(new Error(`worker exited with code ${code} before it was ready`));
+    const startedAt = performance.now();
+    // No 'error' came first, so nothing was thrown in the thread: its code (or a module loader it runs) called
+    // process.exit, or it was stopped from outside.
+    const onExit = (code: number): void =>
+      done(
+        new Error(
+          `worker exited with code ${code} before it was ready, ${Math.round(performance.now() - startedAt)} ms after it was started, ` +
+            'without an error (process.exit in the thread, or stopped from outside)',
+        ),
+      );
     const timer = setTimeout(() => done(new Error(`worker not ready after ${timeoutMs} ms`)), timeoutMs);
     worker.on('message', onMessage);
     worker.on('error', onError);

@@ -221,6 +221,37 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     await Promise.all(flood);
   });
 
+  it('behavior: a job in its first 20 ms holds the next client\'s job back (youngJobsAtOnce 1); past that, they run side by side', async () => {
+    // Cheap calls spread over many threads cost twice the CPU each; long work must still not block the others.
+    const pool = await startPool({ workers: 2, youngJobsAtOnce: 1 });
+    const t0 = performance.now();
+    let longDone = false;
+    const long = pool.run('spin', { ms: 2_000 }, scope('long')).then((v) => ((longDone = true), v));
+    expect(await pool.run('spin', { ms: 1 }, scope('cheap'))).toBe(1);
+    // It started only once the first job was 20 ms old (a lower bound: a loaded host only makes it later), and ended
+    // while that job still ran (it did not wait for its end).
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(20);
+    expect(longDone).toBe(false);
+    expect(await long).toBe(2_000);
+  });
+
+  it('behavior: threads that exit while starting are retried once; then the error says how they ended', async () => {
+    // Both first threads exit with code 1 before they are ready (as one did once at load ~35): the replacement serves.
+    const pool = new RpcExecutionPool({ datadir: dir.datadir, config: dir.genesis.config, failedStarts: 2 }, { workers: 2 });
+    pools.push(pool);
+    await pool.init();
+    expect(await pool.run('spin', { ms: 1 }, scope('a'))).toBe(1);
+    // The replacement fails too: the node does not start, and the error names the tries and what they did.
+    const failing = new RpcExecutionPool({ datadir: dir.datadir, config: dir.genesis.config, failedStarts: 3 }, { workers: 2 });
+    pools.push(failing);
+    const err = await failing.init().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcPoolError);
+    expect((err as RpcPoolError).code).toBe('RPC_POOL_WORKER_FAILED');
+    expect((err as Error).message).toMatch(
+      /^rpc execution workers failed to start \(3 tries\): worker exited with code 1 before it was ready, \d+ ms after it was started, without an error \(process\.exit in the thread, or stopped from outside\)$/,
+    );
+  });
+
   it('behavior: a job on a block that is no longer canonical in its snapshot is refused', async () => {
     const pool = await startPool({ workers: 1 });
     const stale = { ...dir.head, hash: new Uint8Array(32).fill(7) };
