@@ -182,7 +182,9 @@ export class RpcExecutionPool implements RpcExecutor {
         // One line per way they ended (reasons that differ only in their timings are one).
         const byKind = new Map(s.reasons.map((r) => [r.replace(/\d+ ms/g, 'N ms'), r]));
         const distinct = [...byKind.values()].join('; ');
-        s.reject(new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start (${s.reasons.length} tries): ${distinct}`));
+        s.reject(
+          new RpcPoolError('RPC_POOL_WORKER_FAILED', `rpc execution workers failed to start (${s.reasons.length} tries): ${distinct}`),
+        );
       }
     }
     this.onGone(slot, `did not start: ${reason}`);
@@ -289,7 +291,8 @@ export class RpcExecutionPool implements RpcExecutor {
     this.youngTimer = undefined;
     if (this.queue.startable() === 0) return;
     let oldest = Infinity;
-    for (const s of this.slots) if (s.job && s.job.cpuAtStart === undefined && now - s.since < DEMOTE_AFTER_MS) oldest = Math.min(oldest, s.since);
+    for (const s of this.slots)
+      if (s.job && s.job.cpuAtStart === undefined && now - s.since < DEMOTE_AFTER_MS) oldest = Math.min(oldest, s.since);
     if (oldest === Infinity) return;
     this.youngTimer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(oldest + DEMOTE_AFTER_MS - now)));
   }

@@ -221,7 +221,7 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     await Promise.all(flood);
   });
 
-  it('behavior: a job in its first 20 ms holds the next client\'s job back (youngJobsAtOnce 1); past that, they run side by side', async () => {
+  it("behavior: a job in its first 20 ms holds the next client's job back (youngJobsAtOnce 1); past that, they run side by side", async () => {
     // Cheap calls spread over many threads cost twice the CPU each; long work must still not block the others.
     const pool = await startPool({ workers: 2, youngJobsAtOnce: 1 });
     const t0 = performance.now();
