@@ -263,12 +263,19 @@ export class RpcExecutionPool implements RpcExecutor {
     if (this.closed) return;
     const now = performance.now();
     let young = this.youngJobs(now);
+    let idle = this.slots.filter((s) => s.isReady && !s.job).length;
+    const isLong = (client: string) => this.isLongClient(client, now);
     for (const slot of this.slots) {
       if (!slot.isReady || slot.job) continue;
       const full = young >= this.options.youngJobsAtOnce;
-      const next = full ? this.queue.take((client) => this.isLongClient(client, now)) : this.queue.take();
+      // The last idle thread is kept for clients not known for long work: a newcomer's call starts on it at once
+      // instead of waiting for an attacker's loop to end or a new thread to load (long work waits for the spawn).
+      const keepLast = idle === 1 && this.options.workers > 1;
+      if (full && keepLast) break;
+      const next = full ? this.queue.take(isLong) : keepLast ? this.queue.take((c) => !isLong(c)) : this.queue.take();
       if (!next) break;
       this.start(slot, next.job);
+      idle--;
       if (next.job.cpuAtStart === undefined) young++;
     }
     this.repumpWhenOld(now);

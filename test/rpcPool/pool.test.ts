@@ -235,6 +235,21 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     expect(await long).toBe(2_000);
   });
 
+  it('behavior: the last idle thread is kept for clients not known for long work; a newcomer starts on it at once', async () => {
+    const pool = await startPool({ workers: 2, warm: 2, youngJobsAtOnce: 2 });
+    // Two clients become known for long work: each job keeps its thread's CPU busy past 20 + 20 ms and is lowered.
+    await Promise.all([pool.run('spin', { ms: 1_500 }, scope('L')), pool.run('spin', { ms: 1_500 }, scope('M'))]);
+    let lDone = false;
+    const l = pool.run('spin', { ms: 3_000 }, scope('L')).then((v) => ((lDone = true), v));
+    const m = pool.run('spin', { ms: 1 }, scope('M'));
+    // M's job may not take the last idle thread (the pool is at its two): it waits while the newcomer's runs at once.
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+    expect(await pool.run('spin', { ms: 1 }, scope('newcomer'))).toBe(1);
+    expect(lDone).toBe(false);
+    expect(await m).toBe(1);
+    expect(await l).toBe(3_000);
+  });
+
   it('behavior: threads that exit while starting are retried once; then the error says how they ended', async () => {
     // Both first threads exit with code 1 before they are ready (as one did once at load ~35): the replacement serves.
     const pool = new RpcExecutionPool({ datadir: dir.datadir, config: dir.genesis.config, failedStarts: 2 }, { workers: 2 });
