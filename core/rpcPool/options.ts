@@ -24,7 +24,7 @@ export interface RpcPoolOptions {
   /** An idle thread beyond `warm` is stopped after this long (default 60 s). */
   idleMs: number;
   /**
-   * Jobs that may run at once while each is in its first 20 ms (default cores - 1, at least 1); a job past that, or
+   * Jobs that may run at once while each is in its first 20 ms (default the cores); a job past that, or
    * of a client whose last job was long, does not count. Cheap calls spread over many threads cost twice the CPU
    * each (every thread's isolate compiles and collects on its own, and the threads contend for the cores): at 4 x 4
    * cheap eth_calls, 1.35 ms of CPU a call with 4 threads busy, 0.63 ms with 1 (decision 0030). Long work still
@@ -67,7 +67,7 @@ export function defaultRpcPoolOptions(workers: number = defaultRpcWorkers()): Rp
     workers,
     warm: Math.min(2, workers),
     idleMs: 60_000,
-    youngJobsAtOnce: Math.max(1, availableParallelism() - 1),
+    youngJobsAtOnce: Math.min(MAX_RPC_WORKERS, availableParallelism()),
     perClientRunning: 1,
     perClientQueued: 16,
     maxQueued: 16 * workers,
