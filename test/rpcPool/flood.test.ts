@@ -65,8 +65,10 @@ async function victim(ms: number): Promise<{ head: number[]; call: number[]; cal
 }
 
 /**
- * Until every pool thread is up: eight cheap calls from eight addresses at once (one running call per client) make
- * the pool start all eight, and the pool's own gauge says when they are ready. Answers alone do not: the first ready
+ * Until every pool thread is up: eight endless calls from eight addresses at once (one running call per client; each
+ * hung up after 1.5 s) make the pool start all eight, and the pool's own gauge says when they are ready. Cheap calls
+ * would not: a cheap call ends within its first 20 ms, and at most as many of those run at once as there are cores
+ * (decision 0030), on the threads already up. Answers alone do not say it either: the first ready
  * threads answer all eight while the rest are still loading, and on a loaded host (load 15-30) a thread loads for
  * seconds, so the victim's first call under attack waited 8-19 s for one (CI of a1580c0). A newcomer waiting for a
  * thread to load is the documented cost of on-demand threads (decision 0030); this test measures the steady state.
@@ -74,7 +76,11 @@ async function victim(ms: number): Promise<{ head: number[]; call: number[]; cal
 async function poolWarm(): Promise<void> {
   const until = Date.now() + 90_000;
   while (Date.now() < until) {
-    await Promise.all(Array.from({ length: 8 }, (_, i) => rawPost(node.url, cheapCall, { localAddress: `127.0.0.${40 + i}` })));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        rawPost(node.url, endless, { localAddress: `127.0.0.${40 + i}`, signal: AbortSignal.timeout(1_500) }).catch(() => undefined),
+      ),
+    );
     if (((await scrape(node.url)).get('xone_rpc_pool_ready_workers') ?? 0) >= 8) return;
     await new Promise((r) => setTimeout(r, 500));
   }
