@@ -432,6 +432,11 @@ export class ChainService {
     this.store.steady();
   }
 
+  /** Idle: gives back the importer's read caches and decoded trie (the heap guard's idle GC then frees them). */
+  releaseCaches(): void {
+    this.importer.releaseCaches();
+  }
+
   close(): void {
     this.store.close();
   }

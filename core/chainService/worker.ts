@@ -19,19 +19,31 @@ if (!port) throw new Error('chain worker: no parent port');
 startHeapDiag('chain');
 /**
  * The chain thread's heap beyond its bounded caches is one block's working set and the open batch: past this, a GC is
- * asked for (heapGuard.ts), and once after 2 s without work so an idle follower gives back its import-time heap.
+ * asked for (heapGuard.ts), and once after 2 s without work so an idle follower gives back its import-time heap, its
+ * read caches and its decoded trie included (the next block reads its rows and nodes again; issue #18).
  */
 const CHAIN_HEAP_SOFT_LIMIT = 96 << 20;
-const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_000 });
+/**
+ * A follower's recovery workers stop after this long without a big batch (each is an isolate and a malloc arena,
+ * ~10 MB): a follower at the head of a busy chain gets one every block period (2 s here), and one that idles gives
+ * them back within seconds. A restart costs each worker its load and one warm-up signature, while the first chunks
+ * are recovered in this thread.
+ */
+const RECOVERY_IDLE_STOP_MS = 5_000;
+let service: ChainService | undefined;
+const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_000, onIdle: () => service?.releaseCaches() });
 
-let service: ChainService;
 let recovery: SenderRecovery | undefined;
 try {
   const data = tsWorkerData<ChainWorkerData>();
   service = ChainService.open(data);
   service.afterBlock = guard.afterWork;
   if (data.recoveryWorkers)
-    service.senderRecovery = recovery = await createSenderRecovery({ workers: data.recoveryWorkers, onDemand: true });
+    service.senderRecovery = recovery = await createSenderRecovery({
+      workers: data.recoveryWorkers,
+      onDemand: true,
+      idleStopMs: RECOVERY_IDLE_STOP_MS,
+    });
   port.postMessage({ type: 'ready' });
 } catch (err) {
   // The code travels with the message: the node's start fails with it, in one line (waitForReady).

@@ -47,6 +47,8 @@ export interface HeapGuardOptions {
   softLimitBytes: number;
   /** A GC once the thread has done no work for this long (ms). */
   idleMs: number;
+  /** Runs just before that idle GC: what the thread can drop once idle (caches), for the GC to free. */
+  onIdle?: () => void;
 }
 
 export interface HeapGuard {
@@ -58,7 +60,7 @@ export interface HeapGuard {
 }
 
 /** A guard for the calling thread (a no-op without `gc`). */
-export function startHeapGuard({ softLimitBytes, idleMs }: HeapGuardOptions): HeapGuard {
+export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: HeapGuardOptions): HeapGuard {
   const gc = (globalThis as { gc?: GcFn }).gc;
   let requested = 0;
   let nextAt = softLimitBytes;
@@ -71,6 +73,7 @@ export function startHeapGuard({ softLimitBytes, idleMs }: HeapGuardOptions): He
   };
   const onIdle = (): void => {
     idle = undefined;
+    release?.();
     collect(true);
     nextAt = softLimitBytes;
   };

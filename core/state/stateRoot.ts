@@ -102,6 +102,12 @@ export class StateRootComputer {
     return { root, storageRoots, encoded };
   }
 
+  /** Between blocks: prunes the decoded trie to its top levels and forgets the hashed keys (an idle node's memory). */
+  release(): void {
+    this.trie.trie.prune(TRIE_KEEP_LEVELS);
+    this.hashedKeys.clear();
+  }
+
   /** keccak256(address), remembered per address key: senders recur block after block. */
   private hashedKey(addrKey: string, address: Uint8Array): Uint8Array {
     let hashed = this.hashedKeys.get(addrKey);

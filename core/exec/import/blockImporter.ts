@@ -188,6 +188,15 @@ export class BlockImporter {
     this.setHead({ header, hash: row.hash, fork: parentForkOf(this.options.config, header) });
   }
 
+  /**
+   * Gives back the read caches and the decoded trie below its top levels (between batches, when the thread is idle):
+   * the next block reads what it needs again.
+   */
+  releaseCaches(): void {
+    this.state.dropReadCaches();
+    this.computer.release();
+  }
+
   /** Makes `head` the importer's head again (a reorg that was rolled back), with a fresh trie and caches. */
   setHead(head: ParentInfo): void {
     this.state.clearCache();

@@ -72,6 +72,11 @@ export class SqliteNodeStore implements TrieNodeStore {
     return this.pendingBytes;
   }
 
+  /** Forgets the read cache (not the buffered writes): rows are read again when next needed. */
+  dropReadCache(): void {
+    this.cache.clear();
+  }
+
   /** The read cache's counters (bench and diagnostics). */
   cacheStats(): ReturnType<GenerationalCache<Uint8Array, Uint8Array>['stats']> {
     return this.cache.stats();

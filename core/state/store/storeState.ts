@@ -146,6 +146,18 @@ export class StoreState implements StateBackend {
     this.accountChangeRows.discard();
   }
 
+  /**
+   * Drops the read caches (accounts, slots, trie nodes) between blocks: an idle follower gives their bytes back
+   * (decision 0032's budgets, up to 30 MiB with the hashed keys) and the next block reads its rows again. Rows not
+   * yet written (the open batch's) stay where they are; a staged block keeps its caches.
+   */
+  dropReadCaches(): void {
+    if (this.staged.size > 0) return;
+    this.accounts.clear();
+    this.slots.clear();
+    this.nodes.dropReadCache();
+  }
+
   getStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
     const key = keyOf(address) + keyOf(slot);
     const hit = this.slots.get(key);
