@@ -15,18 +15,24 @@ describe('startHeapGuard', () => {
       exposeGcToNewThreads();
       const worker = spawnTsWorker(new URL('./fixtures/scatteredHeap.ts', import.meta.url), {});
       try {
-        const messages: { type: string; gc?: boolean; before?: Heap; after?: Heap }[] = [];
-        const report = await new Promise<{ before: Heap; after: Heap }>((resolve, reject) => {
+        const messages: { type: string; gc?: boolean; before?: Heap; after?: Heap; released?: number }[] = [];
+        const report = await new Promise<{ before: Heap; after: Heap; released: number }>((resolve, reject) => {
           worker.on('error', reject);
           worker.on('message', (m: (typeof messages)[number]) => {
             messages.push(m);
-            if (m.type === 'heap') resolve(m as { before: Heap; after: Heap });
+            if (m.type === 'heap') resolve(m as { before: Heap; after: Heap; released: number });
           });
         });
         expect(messages[0]).toMatchObject({ type: 'ready', gc: true });
         // After the plain GC, the survivors (~1/10 of the heap) are spread over pages still committed.
         expect(report.before.committed).toBeGreaterThan(3 * report.before.used);
         expect(report.after.committed).toBeLessThan(report.before.committed / 2);
+        // The thread's own release (the chain thread's caches) waits for no work at all: not during the trickle, then once.
+        expect(report.released).toBe(0);
+        const released = await new Promise<number>((resolve) =>
+          worker.on('message', (m: { type: string; released?: number }) => m.type === 'released' && resolve(m.released as number)),
+        );
+        expect(released).toBe(1);
       } finally {
         await worker.terminate();
       }

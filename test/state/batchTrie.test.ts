@@ -66,4 +66,25 @@ describe('trie nodes written once per batch (decision 0025)', () => {
     expect(importer.state.getAccount(SENDER)?.nonce).toBe(3n);
     store.close();
   });
+
+  it('behavior: the idle release of read caches and decoded trie (between blocks, inside an open batch or after it) changes no root', async () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'xone-batch-release-'));
+    const { store, importer } = open(datadir);
+    const before = importer.state.getAccount(SENDER);
+    importer.releaseCaches();
+    expect(importer.state.getAccount(SENDER)?.balance).toBe(before?.balance);
+    for (const [i, rlp] of blocks.entries()) {
+      // Each import checks the block's state root: a node or row lost by the release would fail it.
+      await importer.importRlp(rlp);
+      importer.releaseCaches();
+      if (i === 1) store.steady();
+    }
+    store.steady();
+    importer.releaseCaches();
+    expect(importer.state.getAccount(SENDER)?.nonce).toBe(BigInt(blocks.length));
+    const n = blocks.length;
+    const p = getProof(store, n, SENDER, []);
+    expect(verifyProof(stateRootAt(store, n) as Uint8Array, keccak256(SENDER), p.accountProof)).toBeDefined();
+    store.close();
+  });
 });
