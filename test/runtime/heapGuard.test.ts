@@ -15,24 +15,29 @@ describe('startHeapGuard', () => {
       exposeGcToNewThreads();
       const worker = spawnTsWorker(new URL('./fixtures/scatteredHeap.ts', import.meta.url), {});
       try {
-        const messages: { type: string; gc?: boolean; before?: Heap; after?: Heap; released?: number }[] = [];
-        const report = await new Promise<{ before: Heap; after: Heap; released: number }>((resolve, reject) => {
+        const messages: { type: string; gc?: boolean; before?: Heap; after?: Heap }[] = [];
+        const report = await new Promise<{ before: Heap; after: Heap }>((resolve, reject) => {
           worker.on('error', reject);
           worker.on('message', (m: (typeof messages)[number]) => {
             messages.push(m);
-            if (m.type === 'heap') resolve(m as { before: Heap; after: Heap; released: number });
+            if (m.type === 'heap') resolve(m as { before: Heap; after: Heap });
           });
         });
         expect(messages[0]).toMatchObject({ type: 'ready', gc: true });
         // After the plain GC, the survivors (~1/10 of the heap) are spread over pages still committed.
         expect(report.before.committed).toBeGreaterThan(3 * report.before.used);
         expect(report.after.committed).toBeLessThan(report.before.committed / 2);
-        // The thread's own release (the chain thread's caches) waits for no work at all: not during the trickle, then once.
-        expect(report.released).toBe(0);
-        const released = await new Promise<number>((resolve) =>
-          worker.on('message', (m: { type: string; released?: number }) => m.type === 'released' && resolve(m.released as number)),
+        // The thread's own release (the chain thread's caches) comes only after idleMs without any work (a trickle
+        // 150 ms apart puts it off; a loaded host may stretch a gap past 200 ms, which is then quiet), and once the
+        // work has stopped, it comes.
+        const quiet = await new Promise<number[]>((resolve) =>
+          worker.on(
+            'message',
+            (m: { type: string; quietAtRelease?: number[] }) => m.type === 'released' && resolve(m.quietAtRelease as number[]),
+          ),
         );
-        expect(released).toBe(1);
+        expect(quiet.length).toBeGreaterThanOrEqual(1);
+        for (const ms of quiet) expect(ms).toBeGreaterThanOrEqual(199);
       } finally {
         await worker.terminate();
       }
