@@ -48,8 +48,8 @@ export interface HeapGuardOptions {
   /** A GC once the thread has done no work for this long (ms). */
   idleMs: number;
   /**
-   * Runs just before that idle GC when no work at all came for `idleMs` (not after a trickle: a follower at the head
-   * importing one block per period keeps its caches): what the thread can drop once idle, for the GC to free.
+   * Runs just before each idle GC: what the thread can drop once idle (caches), for that GC to free. A follower at the
+   * head of a chain with a 2 s period gets it every other block or so (the GC's cadence, see afterWork).
    */
   onIdle?: () => void;
 }
@@ -74,28 +74,9 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
     if (compact) compactFullGcsForAWhile();
     gc?.({ type: 'major', execution: 'async' });
   };
-  let releaseCheck: ReturnType<typeof setTimeout> | undefined;
-  // The release waits for idleMs without any work (a trickle puts it off, not the GC); its own compacting GC frees it.
-  const releaseWhenQuiet = (): void => {
-    releaseCheck = undefined;
-    const quiet = performance.now() - lastWork;
-    if (quiet < idleMs) {
-      releaseCheck = setTimeout(releaseWhenQuiet, idleMs - quiet);
-      releaseCheck.unref();
-      return;
-    }
-    release?.();
-    collect(true);
-  };
   const onIdle = (): void => {
     idle = undefined;
-    if (release !== undefined && releaseCheck === undefined) {
-      if (performance.now() - lastWork >= idleMs) release();
-      else {
-        releaseCheck = setTimeout(releaseWhenQuiet, idleMs - (performance.now() - lastWork));
-        releaseCheck.unref();
-      }
-    }
+    release?.();
     collect(true);
     nextAt = softLimitBytes;
   };
@@ -126,7 +107,6 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
     },
     stop() {
       if (idle !== undefined) clearTimeout(idle);
-      if (releaseCheck !== undefined) clearTimeout(releaseCheck);
     },
   };
 }
