@@ -10,11 +10,13 @@
  * past the workload's 1,000 gwei fee cap at block 59), `--recovery-workers A[,B...]` (one follower run per value,
  * same producer; default: the node's own default), `--rpc-workers N` (the follower's `--rpc.workers N`, the most
  * RPC pool threads; a follower keeps none warm, so the cheap-call probe starts none), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
- * follower runs with `--cpu-prof`: one .cpuprofile per thread in DIR, written when it stops). Datadirs live on the repo's
+ * follower runs with `--cpu-prof`: one .cpuprofile per thread in DIR, written when it stops), `--trace-gc FILE` (the
+ * follower runs with V8's `--trace-gc`: one line per GC of any of its threads, each with the isolate's address and
+ * the ms since that isolate started, written to FILE). Datadirs live on the repo's
  * disk (.xone/bench/follow, or BENCH_FOLLOW_DIR): /tmp may be tmpfs, where fsync is free.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { findmnt, loadAverage } from './store/env.ts';
@@ -30,7 +32,9 @@ const flag = (name: string): string | undefined => {
 const quick = args.includes('--quick');
 const blocks = Number(flag('--blocks') ?? (quick ? 8 : 48));
 const cpuProfDir = flag('--cpu-prof');
-const nodeFlags = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [];
+const traceGcFile = flag('--trace-gc');
+const nodeFlags = [...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []), ...(traceGcFile ? ['--trace-gc'] : [])];
+const gcLines: string[] = [];
 const workerRuns: (number | undefined)[] = flag('--recovery-workers')?.split(',').map(Number) ?? [undefined];
 const rpcWorkers = flag('--rpc-workers');
 if (rpcWorkers !== undefined && !(Number.isInteger(Number(rpcWorkers)) && Number(rpcWorkers) >= 1))
@@ -65,11 +69,21 @@ const runs: FollowFigures[] = [];
 try {
   for (const workers of workerRuns) {
     log(`following ${producer.url} (recovery workers: ${workers ?? 'default'})`);
-    const figures = await runFollower(runDir, chain, producer.url, workers, 30 * 60_000, nodeFlags, followerArgs);
+    const figures = await runFollower(
+      runDir,
+      chain,
+      producer.url,
+      workers,
+      30 * 60_000,
+      nodeFlags,
+      followerArgs,
+      traceGcFile ? (l) => gcLines.push(l) : undefined,
+    );
     runs.push(figures);
     log(`${figures.txPerSec} tx/s, longest stall ${figures.loop.longestStallMs} ms, RSS ${figures.rssMb.steady} MB`);
   }
 } finally {
+  if (traceGcFile) writeFileSync(traceGcFile, gcLines.join('\n') + '\n');
   await producer.stop();
   rmSync(runDir, { recursive: true, force: true });
 }

@@ -64,6 +64,7 @@ port.on('message', (msg: ChainRequest | { type: 'close' }) => {
   }
   queue = queue.then(async () => {
     let reply: ChainReply;
+    guard.setBusy(true);
     try {
       const fn = service[msg.method] as (...args: unknown[]) => unknown;
       const value = await fn.apply(service, msg.args);
@@ -80,6 +81,7 @@ port.on('message', (msg: ChainRequest | { type: 'close' }) => {
             : { name: e.name, message: e.message },
       };
     }
+    guard.setBusy(false);
     port.postMessage(reply);
     guard.afterWork();
   });

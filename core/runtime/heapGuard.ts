@@ -57,6 +57,14 @@ export interface HeapGuardOptions {
 export interface HeapGuard {
   /** Call after each unit of work (a block imported): checks the heap, re-arms the idle timer. */
   afterWork(): void;
+  /**
+   * Marks a request in progress (`true`) or done (`false`). The idle GC never runs while one is: a request that waits
+   * between its steps (a batch awaiting sender recovery) gives timers their turn, and a compacting GC there pauses
+   * the import it is part of (on a loaded host a block can take longer than `idleMs / 2`, which ends the burst).
+   */
+  setBusy(busy: boolean): void;
+  /** Idle GCs put off because a request was in progress. */
+  readonly deferred: number;
   /** GCs requested so far. */
   readonly requested: number;
   stop(): void;
@@ -69,12 +77,20 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
   let nextAt = softLimitBytes;
   let idle: ReturnType<typeof setTimeout> | undefined;
   let lastWork = -Infinity;
+  let busy = false;
+  let deferred = 0;
   const collect = (compact: boolean): void => {
     requested++;
     if (compact) compactFullGcsForAWhile();
     gc?.({ type: 'major', execution: 'async' });
   };
   const onIdle = (): void => {
+    if (busy) {
+      deferred++;
+      idle = setTimeout(onIdle, idleMs);
+      idle.unref();
+      return;
+    }
     idle = undefined;
     release?.();
     collect(true);
@@ -102,8 +118,14 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
       idle = setTimeout(onIdle, idleMs);
       idle.unref();
     },
+    setBusy(value: boolean) {
+      busy = value;
+    },
     get requested() {
       return requested;
+    },
+    get deferred() {
+      return deferred;
     },
     stop() {
       if (idle !== undefined) clearTimeout(idle);

@@ -40,4 +40,27 @@ describe('startHeapGuard', () => {
       }
     },
   );
+
+  it(
+    'behavior: the idle GC waits while a request is in progress (its awaits give timers a turn), and runs once it is done',
+    { timeout: 60_000 },
+    async () => {
+      exposeGcToNewThreads();
+      const worker = spawnTsWorker(new URL('./fixtures/busyGuard.ts', import.meta.url), {});
+      try {
+        const report = await new Promise<{ gc: boolean; whileBusy: { requested: number; deferred: number }; after: { requested: number } }>(
+          (resolve, reject) => {
+            worker.on('error', reject);
+            worker.on('message', resolve);
+          },
+        );
+        expect(report.gc).toBe(true);
+        expect(report.whileBusy.requested).toBe(0);
+        expect(report.whileBusy.deferred).toBeGreaterThanOrEqual(2);
+        expect(report.after.requested).toBe(1);
+      } finally {
+        await worker.terminate();
+      }
+    },
+  );
 });

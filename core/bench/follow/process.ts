@@ -71,6 +71,8 @@ export async function startNode(
   readyMsg = 'node started',
   timeoutMs = 120_000,
   nodeFlags: string[] = [],
+  /** Receives the stdout lines that are not JSON log lines (V8's `--trace-gc` output, when that flag is given). */
+  otherLine?: (line: string) => void,
 ): Promise<NodeProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeFlags, join(ROOT, 'bin', 'xone.mjs'), 'run', '--http.port', String(port), ...args], {
@@ -84,7 +86,10 @@ export async function startNode(
     const parts = (partial + d.toString()).split('\n');
     partial = parts.pop() ?? '';
     for (const raw of parts) {
-      if (!raw.startsWith('{')) continue;
+      if (!raw.startsWith('{')) {
+        otherLine?.(raw);
+        continue;
+      }
       let line: BenchLogLine;
       try {
         line = { ...(JSON.parse(raw) as { msg: string }), at: performance.now() };

@@ -70,12 +70,13 @@ export async function runFollower(
   timeoutMs: number,
   nodeFlags: string[] = [],
   extraArgs: string[] = [],
+  otherLine?: (line: string) => void,
 ): Promise<FollowFigures> {
   const datadir = mkdtempSync(join(root, 'follower-'));
   const args = ['--genesis', chain.genesisFile, '--datadir', datadir, '--peer', producerUrl, '--batch', '128'];
   if (recoveryWorkers !== undefined) args.push('--recovery-workers', String(recoveryWorkers));
   args.push(...extraArgs);
-  const node = await startNode('follower', args, 'Following peers', 120_000, nodeFlags);
+  const node = await startNode('follower', args, 'Following peers', 120_000, nodeFlags, otherLine);
   try {
     const t0 = (await node.waitForLine('Following peers', 10_000)).at;
     const m0 = await scrapeMetrics(node.url);
