@@ -93,17 +93,19 @@ interface Conn {
 }
 
 const LOST = 'upstream subscription connection lost; subscribe again';
-/** Where a subscription waiting to be re-subscribed sits: no socket (its accounting then touches nothing live). */
-const detached = (): Conn => ({
-  index: -1,
+/** A socket's bookkeeping before it opens; `lost` already for the placeholder of a subscription between attempts. */
+const newConn = (index: number, lost: boolean): Conn => ({
+  index,
   opened: false,
   early: [],
   pending: new Map(),
   subs: new Map(),
   load: 0,
   orphans: [],
-  lost: true,
+  lost,
 });
+/** Where a subscription waiting to be re-subscribed sits: no socket (its accounting then touches nothing live). */
+const detached = (): Conn => newConn(-1, true);
 const MAX_ORPHANS = 256;
 
 /** A client subscription id, as geth shapes them (0x + 32 hex digits). */
@@ -264,16 +266,7 @@ export class SubscriptionHub {
     const fit = this.opts.fitUpstreams();
     if (fit.length === 0) return undefined;
     for (const c of this.conns) if (!c.lost && fit.includes(c.index) && c.load < this.opts.subscriptionsPerSocket) return c;
-    const conn: Conn = {
-      index: fit[0] as number,
-      opened: false,
-      early: [],
-      pending: new Map(),
-      subs: new Map(),
-      load: 0,
-      orphans: [],
-      lost: false,
-    };
+    const conn = newConn(fit[0] as number, false);
     this.conns.add(conn);
     conn.socket = this.opts.open(conn.index, {
       open: () => {
