@@ -11,6 +11,7 @@ import type { EVM } from '@ethereumjs/evm';
 import { bigIntToBytes, generateAddress, generateAddress2 } from '@ethereumjs/util';
 import { isFastInterpreter, resetJumpAnalyses, setStepHook, setStepWatch, type StepHook } from '../evm/fastInterpreter.ts';
 import { keyOf } from '../../state/keys.ts';
+import { writeWord } from '../evm/wordOps.ts';
 
 export type CallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT';
 
@@ -179,23 +180,17 @@ interface StepLike {
   memory: Uint8Array;
 }
 
+// Stack words as bytes through DataView (a bigint shift per byte was ~2 % of a 200-call callTracer trace: every
+// log topic goes through here).
 const word20 = (w: bigint): Uint8Array => {
-  const out = new Uint8Array(20);
-  let v = w & ((1n << 160n) - 1n);
-  for (let i = 19; i >= 0; i--) {
-    out[i] = Number(v & 0xffn);
-    v >>= 8n;
-  }
-  return out;
+  const out = new Uint8Array(32);
+  writeWord(out, 0, w & ((1n << 160n) - 1n));
+  return out.slice(12);
 };
 
 const word32 = (w: bigint): Uint8Array => {
   const out = new Uint8Array(32);
-  let v = w;
-  for (let i = 31; i >= 0; i--) {
-    out[i] = Number(v & 0xffn);
-    v >>= 8n;
-  }
+  writeWord(out, 0, w);
   return out;
 };
 
