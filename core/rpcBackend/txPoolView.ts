@@ -6,8 +6,13 @@ import type { TransactionData } from '../rpc/encode/types.ts';
 import type { TxPool } from '../txpool/index.ts';
 import { transactionData } from './convert.ts';
 
-/** Longest an automine send waits for its block before answering (the transaction stays pending either way). */
-const AUTOMINE_ANSWER_WAIT_MS = 2_000;
+/**
+ * Longest an automine send waits for its block before answering (the transaction stays pending either way). The
+ * producer settles the wait when the block is served or its seal fails, so the cap only bounds a chain thread that
+ * never answers. It was 2 s: on a loaded host a seal took longer, the send answered before its block, and a Hardhat
+ * test that read state right after its sends saw the last ones unmined (CI of e79b339, load 15-17).
+ */
+export const AUTOMINE_ANSWER_WAIT_MS = 30_000;
 
 /** Resolves when `p` settles or after `ms`, whichever comes first (the timer never outlives it). */
 async function settledWithin(p: Promise<void>, ms: number): Promise<void> {
@@ -49,7 +54,7 @@ export class NodeTxPoolView implements TxPoolView {
       throw err;
     }
     // Automine answers once the transaction's block is sealed, as Hardhat does: the client's first receipt read
-    // finds it (no polling beside the seal for the two cores), and a slow seal never holds the answer past the cap.
+    // finds it (no polling beside the seal for the two cores), and a chain thread that never answers cannot hold it past the cap.
     const sealing = this.sealing();
     if (sealing) await settledWithin(sealing, AUTOMINE_ANSWER_WAIT_MS);
     return hash;

@@ -9,7 +9,8 @@ import { XoneError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/types.ts';
 import { Producer } from '../../core/node/producer.ts';
 import type { TxPool } from '../../core/txpool/index.ts';
-import { NodeTxPoolView } from '../../core/rpcBackend/txPoolView.ts';
+import type { Transaction } from '../../core/chain/transaction/index.ts';
+import { AUTOMINE_ANSWER_WAIT_MS, NodeTxPoolView } from '../../core/rpcBackend/txPoolView.ts';
 
 function recordingLogger(): { logger: Logger; lines: { level: string; msg: string; fields: Record<string, unknown> }[] } {
   const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
@@ -81,5 +82,39 @@ describe('producer failures', () => {
       code: 'TXPOOL_REJECTED',
       message: 'block production is stuck (commit: disk full (SQLITE_FULL); nothing was committed): not accepting transactions',
     });
+  });
+  it('behavior: an automine send answers when its block is served, however slow the seal (a loaded host took > 2 s)', async () => {
+    let sealed = false;
+    const seal = new Promise<void>((resolve) => setTimeout(() => ((sealed = true), resolve()), 5_000));
+    const hash = new Uint8Array(32).fill(7);
+    const view = new NodeTxPoolView(
+      { add: () => ({ hash }) } as unknown as TxPool,
+      () => 0n,
+      () => undefined,
+      () => seal,
+    );
+    let answered = false;
+    const answer = view.submit({} as Transaction, new Uint8Array(20)).then((h) => ((answered = true), h));
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await answer).toBe(hash);
+    expect(sealed).toBe(true);
+  });
+
+  it('behavior: a seal that never settles holds the automine answer no longer than the cap', async () => {
+    const hash = new Uint8Array(32).fill(8);
+    const view = new NodeTxPoolView(
+      { add: () => ({ hash }) } as unknown as TxPool,
+      () => 0n,
+      () => undefined,
+      () => new Promise<void>(() => {}),
+    );
+    let answered = false;
+    const answer = view.submit({} as Transaction, new Uint8Array(20)).then((h) => ((answered = true), h));
+    await vi.advanceTimersByTimeAsync(AUTOMINE_ANSWER_WAIT_MS - 1);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await answer).toBe(hash);
   });
 });
