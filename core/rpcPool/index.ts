@@ -457,7 +457,12 @@ export class RpcExecutionPool implements RpcExecutor {
       const delay = Math.min(BACKOFF_MAX_MS, 100 * 2 ** Math.min(this.failures - 2, 7));
       this.backoffUntil = performance.now() + delay;
       clearTimeout(this.backoffTimer);
-      this.backoffTimer = setTimeout(() => this.pump(), delay);
+      // The backoff ends when its timer fires (a timer may fire a little before performance.now() says it is due:
+      // grow() would then skip the spawn with no timer left, and init() waited for ever).
+      this.backoffTimer = setTimeout(() => {
+        this.backoffUntil = 0;
+        this.pump();
+      }, delay);
       // While init() waits for a first thread the retry is what keeps the process going (the workers are unref'd).
       if (!this.starting) this.backoffTimer.unref();
     }
