@@ -10,8 +10,8 @@ import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
 import { MemoryState } from '../../core/state/memoryState.ts';
+import { addr, testBlockEnv } from './support/blockEnv.ts';
 
-const addr = (n: number): Uint8Array => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`);
 const TARGET = addr(0xb0);
 const STATIC = addr(0xb1);
 const SENDER = addr(0xe0);
@@ -53,18 +53,7 @@ const PROGRAMS: ReadonlyArray<readonly [string, string]> = [
   ['code ends without STOP', '6001600201'],
 ];
 
-const ENV: BlockEnv = {
-  chainId: 1337n,
-  fork: 'Cancun',
-  number: 1n,
-  timestamp: 1_800_000_000n,
-  coinbase: addr(0xcb),
-  gasLimit: 30_000_000n,
-  difficulty: 0n,
-  prevRandao: new Uint8Array(32),
-  baseFee: 7n,
-  blockHash: () => undefined,
-};
+const ENV: BlockEnv = testBlockEnv('Cancun');
 
 function world(code: string): JournaledState {
   const state = new JournaledState(new MemoryState());

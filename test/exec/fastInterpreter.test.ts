@@ -11,9 +11,9 @@ import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
 import { MemoryState } from '../../core/state/memoryState.ts';
+import { addr, testBlockEnv } from './support/blockEnv.ts';
 
 const ETH = 10n ** 18n;
-const addr = (n: number): Uint8Array => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`);
 const CALLER = addr(0xc0);
 const CALLEE = addr(0xc1);
 const REVERTER = addr(0xc2);
@@ -57,18 +57,7 @@ const CODES: ReadonlyArray<readonly [Uint8Array, string]> = [
   [MEMORY, '60ff61400053615000515000'],
 ];
 
-const ENV: BlockEnv = {
-  chainId: 1337n,
-  fork: 'Shanghai',
-  number: 1n,
-  timestamp: 1_700_000_000n,
-  coinbase: addr(0xcb),
-  gasLimit: 30_000_000n,
-  difficulty: 0n,
-  prevRandao: new Uint8Array(32),
-  baseFee: 7n,
-  blockHash: () => undefined,
-};
+const ENV: BlockEnv = testBlockEnv('Shanghai', 1_700_000_000n);
 
 function world(): JournaledState {
   const state = new JournaledState(new MemoryState());

@@ -11,8 +11,8 @@ import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
 import { MemoryState } from '../../core/state/memoryState.ts';
+import { addr, testBlockEnv } from './support/blockEnv.ts';
 
-const addr = (n: number): Uint8Array => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`);
 const COLD = addr(0xa0);
 const WARM = addr(0xa1);
 const STATIC = addr(0xa2);
@@ -31,18 +31,7 @@ const CODES: ReadonlyArray<readonly [Uint8Array, string]> = [
 /** Slot 1 holds 1 before every message; slot 0 is empty. */
 const PRESET = Uint8Array.of(1);
 
-const ENV = (fork: Fork): BlockEnv => ({
-  chainId: 1337n,
-  fork,
-  number: 1n,
-  timestamp: 1_800_000_000n,
-  coinbase: addr(0xcb),
-  gasLimit: 30_000_000n,
-  difficulty: 0n,
-  prevRandao: new Uint8Array(32),
-  baseFee: 7n,
-  blockHash: () => undefined,
-});
+const ENV = (fork: Fork): BlockEnv => testBlockEnv(fork);
 
 function world(): JournaledState {
   const state = new JournaledState(new MemoryState());
