@@ -1,5 +1,4 @@
 import { EVM, NobleBN254 } from '@ethereumjs/evm';
-import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { isFastInterpreter } from '../../core/exec/evm/fastInterpreter.ts';
 import { EvmHost } from '../../core/exec/evmHost.ts';
@@ -10,11 +9,10 @@ import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
 import { MemoryState } from '../../core/state/memoryState.ts';
-import { addr, testBlockEnv } from './support/blockEnv.ts';
+import { SENDER, addr, runMessage, testBlockEnv } from './support/evmMessages.ts';
 
 const TARGET = addr(0xb0);
 const STATIC = addr(0xb1);
-const SENDER = addr(0xe0);
 const push32 = (n: bigint): string => `7f${n.toString(16).padStart(64, '0')}`;
 const MAX = (1n << 256n) - 1n;
 
@@ -65,26 +63,9 @@ function world(code: string): JournaledState {
   return state;
 }
 
-async function run(evm: EVM, block: unknown, to: Uint8Array, gasLimit: bigint): Promise<unknown> {
-  await evm.journal.cleanup();
-  const caller = new Address(SENDER);
-  const r = await evm.runCall({
-    block: block as Parameters<EVM['runCall']>[0]['block'],
-    caller,
-    origin: caller,
-    to: new Address(to),
-    data: hexToBytes(`0x${'c3'.repeat(39)}5a`),
-    gasLimit,
-    gasPrice: 7n,
-  });
-  const e = r.execResult;
-  return {
-    gas: e.executionGasUsed,
-    error: e.exceptionError?.error,
-    returnValue: bytesToHex(e.returnValue),
-    logs: (e.logs ?? []).map(([a, topics, d]) => [bytesToHex(a), topics.map(bytesToHex), bytesToHex(d)]),
-  };
-}
+/** 40 bytes of calldata, the same for every program. */
+const CALLDATA = `${'c3'.repeat(39)}5a`;
+const run = (evm: EVM, block: unknown, to: Uint8Array, gasLimit: bigint) => runMessage(evm, block, to, CALLDATA, gasLimit);
 
 describe('KECCAK256, CALLDATALOAD, CALLER, LOG, RETURN and STOP without the helpers (decision 0035)', () => {
   it("default: each gives the library's words, gas, logs, errors and return data, also in a STATICCALL", async () => {

@@ -1,5 +1,4 @@
 import { EVM, NobleBN254 } from '@ethereumjs/evm';
-import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { enableFastInterpreter, isFastInterpreter, watchSteps } from '../../core/exec/evm/fastInterpreter.ts';
 import { EvmHost } from '../../core/exec/evmHost.ts';
@@ -11,7 +10,7 @@ import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
 import { MemoryState } from '../../core/state/memoryState.ts';
-import { addr, testBlockEnv } from './support/blockEnv.ts';
+import { SENDER, addr, runMessage, testBlockEnv } from './support/evmMessages.ts';
 
 const ETH = 10n ** 18n;
 const CALLER = addr(0xc0);
@@ -21,7 +20,6 @@ const LOOP = addr(0xc3);
 const BAD_JUMP = addr(0xc4);
 const INVALID = addr(0xc5);
 const MEMORY = addr(0xc6);
-const SENDER = addr(0xe0);
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2);
 
 /** Stores calldata word 0, hashes it, SSTOREs it under its hash, SLOADs it back, LOG1s and returns 96 bytes. */
@@ -66,36 +64,9 @@ function world(): JournaledState {
   return state;
 }
 
-/** Runs one message on `evm` and returns everything observable about it. */
-async function run(
-  evm: EVM,
-  block: unknown,
-  to: Uint8Array,
-  data: string,
-  gasLimit = 2_000_000n,
-  blobVersionedHashes?: `0x${string}`[],
-): Promise<unknown> {
-  await evm.journal.cleanup();
-  const caller = new Address(SENDER);
-  const r = await evm.runCall({
-    block: block as Parameters<EVM['runCall']>[0]['block'],
-    caller,
-    origin: caller,
-    to: new Address(to),
-    data: hexToBytes(`0x${data}`),
-    gasLimit,
-    gasPrice: 7n,
-    ...(blobVersionedHashes ? { blobVersionedHashes } : {}),
-  });
-  const e = r.execResult;
-  return {
-    gas: e.executionGasUsed,
-    refund: e.gasRefund,
-    error: e.exceptionError?.error,
-    returnValue: bytesToHex(e.returnValue),
-    logs: (e.logs ?? []).map(([a, topics, d]) => [bytesToHex(a), topics.map(bytesToHex), bytesToHex(d)]),
-  };
-}
+/** Runs one message on `evm` (gas 2M unless given). */
+const run = (evm: EVM, block: unknown, to: Uint8Array, data: string, gasLimit = 2_000_000n, blobs?: `0x${string}`[]) =>
+  runMessage(evm, block, to, data, gasLimit, blobs);
 
 function changesOf(state: JournaledState): unknown {
   const c = state.changes();

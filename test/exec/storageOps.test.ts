@@ -1,5 +1,4 @@
 import { EVM, NobleBN254 } from '@ethereumjs/evm';
-import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { isFastInterpreter } from '../../core/exec/evm/fastInterpreter.ts';
 import { EvmHost } from '../../core/exec/evmHost.ts';
@@ -11,12 +10,11 @@ import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { EMPTY_ACCOUNT } from '../../core/state/account.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
 import { MemoryState } from '../../core/state/memoryState.ts';
-import { addr, testBlockEnv } from './support/blockEnv.ts';
+import { SENDER, addr, runMessage, testBlockEnv } from './support/evmMessages.ts';
 
 const COLD = addr(0xa0);
 const WARM = addr(0xa1);
 const STATIC = addr(0xa2);
-const SENDER = addr(0xe0);
 const word = (n: bigint): string => n.toString(16).padStart(64, '0');
 
 /** SSTORE(cd[0], cd[32]); SSTORE(cd[0], cd[64]); SSTORE(cd[0], cd[96]); returns SLOAD(cd[0]). */
@@ -45,22 +43,6 @@ function world(): JournaledState {
   return state;
 }
 
-async function run(evm: EVM, block: unknown, to: Uint8Array, data: string, gasLimit: bigint): Promise<unknown> {
-  await evm.journal.cleanup();
-  const caller = new Address(SENDER);
-  const r = await evm.runCall({
-    block: block as Parameters<EVM['runCall']>[0]['block'],
-    caller,
-    origin: caller,
-    to: new Address(to),
-    data: hexToBytes(`0x${data}`),
-    gasLimit,
-    gasPrice: 7n,
-  });
-  const e = r.execResult;
-  return { gas: e.executionGasUsed, refund: e.gasRefund, error: e.exceptionError?.error, returnValue: bytesToHex(e.returnValue) };
-}
-
 function storageOf(state: JournaledState): unknown {
   return [...state.changes().storage].map(([k, slots]) => [k, [...slots].map(([s, v]) => [s, bytesToHex(v)])]);
 }
@@ -86,8 +68,8 @@ describe('SLOAD/SSTORE without a promise (decision 0035)', () => {
               const libState = world();
               const block = host.bind(fastState, ENV(fork));
               libraryState.state = libState;
-              const expected = await run(library, block, to, data, gas);
-              const actual = await run(host.evm, block, to, data, gas);
+              const expected = await runMessage(library, block, to, data, gas);
+              const actual = await runMessage(host.evm, block, to, data, gas);
               expect({ to: bytesToHex(to), data, gas, ...(actual as object) }).toEqual({
                 to: bytesToHex(to),
                 data,
