@@ -1,5 +1,5 @@
 /**
- * `xone statetest FILE|DIR...`: runs ethereum/tests GeneralStateTests (London and Shanghai post entries by
+ * `xone statetest FILE|DIR...`: runs ethereum/tests GeneralStateTests (London to Osaka post entries by
  * default) through the node's transaction executor. Prints each failure with its reason, ends with
  * `N passed, M failed`, exits 1 on any failure.
  */

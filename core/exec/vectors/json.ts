@@ -5,10 +5,14 @@
 import { looseHexToBytes, padLeft } from '../../primitives/hex.ts';
 import type { AllocAccount } from '../../state/alloc.ts';
 
-/** A vector quantity ("0x0de0b6b3a7640000", "0x00", "0x") as bigint. */
+/** Prefix of a quantity wider than any transaction field ("0x:bigint 0x1000...01", as in ValueOverflowParis). */
+const BIGINT_PREFIX = '0x:bigint ';
+
+/** A vector quantity ("0x0de0b6b3a7640000", "0x00", "0x", "0x:bigint 0x...") as bigint. */
 export function vBig(value: string | undefined): bigint {
   if (value === undefined || value === '0x' || value === '') return 0n;
-  return BigInt(value.startsWith('0x') ? value : `0x${value}`);
+  const text = value.startsWith(BIGINT_PREFIX) ? value.slice(BIGINT_PREFIX.length) : value;
+  return BigInt(text.startsWith('0x') ? text : `0x${text}`);
 }
 
 /** Vector bytes. */

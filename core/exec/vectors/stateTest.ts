@@ -18,7 +18,7 @@ import { TxInvalidError } from '../errors.ts';
 import { EvmHostCache } from '../evmHost.ts';
 import { creditZero } from '../fees.ts';
 import type { Log } from '../../chain/receipt/index.ts';
-import type { AccessListItem } from '../../chain/transaction/index.ts';
+import { MAX_UINT256, MAX_UINT64, type AccessListItem } from '../../chain/transaction/index.ts';
 import type { BlockEnv, ExecTx } from '../types.ts';
 import { allocOf, vAddress, vBig, vBytes, type VectorAccount } from './json.ts';
 import type { CaseResult } from './runFiles.ts';
@@ -112,6 +112,22 @@ function buildTx(json: StateTestJson['transaction'], idx: PostEntry['indexes']):
   };
 }
 
+/**
+ * A field no transaction encoding can carry (a value over 2^256-1, a gas limit over 2^64-1) makes the vector's
+ * transaction undecodable: it is invalid, as geth's runner reports it (TR_RLP_WRONGVALUE), not a runner error.
+ */
+function checkEncodable(tx: ExecTx): void {
+  const words: Array<[string, bigint]> = [
+    ['value', tx.value],
+    ['gasPrice', tx.gasPrice],
+    ['maxFeePerGas', tx.maxFeePerGas],
+    ['maxPriorityFeePerGas', tx.maxPriorityFeePerGas],
+  ];
+  for (const [field, v] of words) if (v > MAX_UINT256) throw new TxInvalidError('TX_INVALID', `${field} higher than 2^256-1: ${v}`);
+  if (tx.gasLimit > MAX_UINT64) throw new TxInvalidError('TX_INVALID', `gas limit higher than 2^64-1: ${tx.gasLimit}`);
+  if (tx.nonce > MAX_UINT64) throw new TxInvalidError('TX_INVALID', `nonce higher than 2^64-1: ${tx.nonce}`);
+}
+
 /** Blob gas price and bound of the test's block (Cancun on). */
 function blobEnv(fork: Fork, env: Record<string, string>): Pick<BlockEnv, 'blobBaseFee' | 'maxBlobGas'> {
   const params = blobParams({}, fork);
@@ -173,6 +189,7 @@ async function runCase(test: StateTestJson, fork: Fork, entry: PostEntry, hosts:
   let logs: Log[] = [];
   let invalidReason: string | undefined;
   try {
+    checkEncodable(tx);
     const result = await applyTransaction(host, block, state, blockEnv, tx, sender, blockEnv.gasLimit);
     logs = result.logs;
   } catch (err) {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { bytesToHex } from '../../../core/primitives/hex.ts';
+import { applyAlloc } from '../../../core/state/alloc.ts';
+import { MemoryState } from '../../../core/state/memoryState.ts';
+import { allocOf, vBig } from '../../../core/exec/vectors/json.ts';
+import { runStateTest, type StateTestJson } from '../../../core/exec/vectors/stateTest.ts';
+
+const EMPTY_LOGS = '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347';
+const SENDER_KEY = '0x45a915e4d060149eb4365960e6a7a45f334393093061116b197e3240065ff2d8';
+
+/** A transfer whose value is written in the vectors' "0x:bigint" form (wider than 256 bits). */
+function overflowingValueTest(expectException: string | undefined): StateTestJson {
+  const pre = {
+    '0xa94f5374fce5edbc8e2a8697c15331677e6ebf0b': { balance: '0x3b9aca00', code: '0x', nonce: '0x00', storage: {} },
+    '0xd0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0': { balance: '0x0a', code: '0x', nonce: '0x00', storage: {} },
+  };
+  // An invalid transaction changes nothing, so the expected root is the pre state's (the coinbase stays absent).
+  const preRoot = bytesToHex(applyAlloc(new MemoryState(), allocOf(pre)));
+  return {
+    env: {
+      currentBaseFee: '0x0a',
+      currentCoinbase: '0x2adc25665018aa1fe0e6bc666dac8fc2697ff9ba',
+      currentDifficulty: '0x020000',
+      currentGasLimit: '0x05500000',
+      currentNumber: '0x01',
+      currentRandom: `0x${'00'.repeat(31)}01`,
+      currentTimestamp: '0x03e8',
+    },
+    pre,
+    post: {
+      Cancun: [{ hash: preRoot, logs: EMPTY_LOGS, indexes: { data: 0, gas: 0, value: 0 }, ...(expectException ? { expectException } : {}) }],
+    },
+    transaction: {
+      data: ['0x'],
+      gasLimit: ['0x5208'],
+      gasPrice: '0x64',
+      nonce: '0x00',
+      secretKey: SENDER_KEY,
+      to: '0xd0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0',
+      value: [`0x:bigint 0x1${'00'.repeat(32)}`],
+    },
+  };
+}
+
+describe('statetest runner reads every quantity form of the vectors', () => {
+  it('unit: "0x:bigint 0x..." is the number after the prefix', () => {
+    expect(vBig('0x:bigint 0x10000000000000000000000000000000000000000000000000000000000000001')).toBe((1n << 256n) + 1n);
+  });
+
+  it('behavior: a value wider than 256 bits makes the transaction invalid (TR_RLP_WRONGVALUE), state unchanged', async () => {
+    const [result] = await runStateTest('overflow', overflowingValueTest('TR_RLP_WRONGVALUE'), ['Cancun']);
+    expect(result).toEqual({ name: 'overflow/Cancun/0 (d0 g0 v0)', ok: true });
+  });
+
+  it('behavior: without expectException the same case fails as an unexpected exception, not a runner error', async () => {
+    const [result] = await runStateTest('overflow', overflowingValueTest(undefined), ['Cancun']);
+    expect(result?.ok).toBe(false);
+    expect(result?.reason).toMatch(/^unexpected exception: value higher than 2\^256-1/);
+  });
+});
