@@ -28,7 +28,9 @@ function overflowingValueTest(expectException: string | undefined): StateTestJso
     },
     pre,
     post: {
-      Cancun: [{ hash: preRoot, logs: EMPTY_LOGS, indexes: { data: 0, gas: 0, value: 0 }, ...(expectException ? { expectException } : {}) }],
+      Cancun: [
+        { hash: preRoot, logs: EMPTY_LOGS, indexes: { data: 0, gas: 0, value: 0 }, ...(expectException ? { expectException } : {}) },
+      ],
     },
     transaction: {
       data: ['0x'],
