@@ -2,12 +2,13 @@
  * Automine as a test suite drives it (issue #15): one transfer at a time, `eth_sendRawTransaction` then
  * `eth_getTransactionReceipt` polled without pause until it exists, `n` in a row on each peer right after
  * `evm_setAutomine true`. Reports the p50/p90 of send-to-receipt, the total for all `n`, and the first sends apart
- * (a slow first block after switching automine on was seen before).
+ * (a slow first block after switching automine on was seen before). The client is warmed first (`warmClient`) against
+ * a throwaway local answerer, not the peer.
  */
 import { devAccounts } from '../../node/dev/devChain.ts';
 import { signTransaction } from '../../chain/transaction/sign.ts';
 import { bytesToHex, hexToBytes, parseQuantity } from '../../primitives/hex.ts';
-import { call, must, percentile, round3 } from './client.ts';
+import { call, must, percentile, round3, warmClient } from './client.ts';
 import type { Peer } from './peers.ts';
 
 export interface AutomineStats {
@@ -46,6 +47,8 @@ export async function measureAutomine(peer: Peer, chainId: bigint, n: number, ac
       ).raw,
     ),
   );
+  // The same warm client for each peer: the first sends time the peer, not this process's first fetches.
+  await warmClient();
   await must(peer.url, 'evm_setAutomine', [true]);
   const times: number[] = [];
   const t0 = performance.now();
