@@ -2,7 +2,8 @@
  * The pool worker's eth_simulateV1 and callTracer jobs run in this thread (issue #15), so `--cpu-prof` sees them
  * whole: a dev node (`xone run --dev`) gets Tracee and a many(200) transaction, then this process opens its datadir
  * read-only, as a pool worker does, and times the jobs bench:rpc's devtools phase sends. Prints JSON (p50 per job).
- * `--runs N` (default 50), `--calls N` per simulated block (default 10), `--only simulate|callTracer`, `--no-pool`:
+ * `--runs N` (default 50), `--warmup N` untimed runs first (default 5; bench:rpc's `--quick` tracing phase is 1 then 5),
+ * `--each` (every timed run's CPU, in order), `--calls N` per simulated block (default 10), `--only simulate|callTracer`, `--no-pool`:
  * without the thread's idle EVMs (a new EVM per job, as before core/exec/evmHostPool.ts). Under `node --cpu-prof` the timed runs' window goes to
  * stderr (monotonic µs, the profile's clock), so the profile can be cut to them.
  */
@@ -28,6 +29,8 @@ const runsAt = process.argv.indexOf('--runs');
 const RUNS = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 50;
 const callsAt = process.argv.indexOf('--calls');
 const CALLS = callsAt > 0 ? Number(process.argv[callsAt + 1]) : 10;
+const warmupAt = process.argv.indexOf('--warmup');
+const WARMUP = warmupAt > 0 ? Number(process.argv[warmupAt + 1]) : 5;
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const FEES = { maxFeePerGas: '0x2540be400', maxPriorityFeePerGas: '0x3b9aca00' };
 
@@ -95,10 +98,10 @@ try {
       ),
   };
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-  const out: Record<string, { p50Ms: number; minMs: number; cpuP50Ms: number }> = {};
+  const out: Record<string, { p50Ms: number; minMs: number; cpuP50Ms: number; cpuMs?: number[] }> = {};
   for (const [name, job] of Object.entries(jobs)) {
     if (only !== undefined && only !== name) continue;
-    for (let i = 0; i < 5; i++) await job();
+    for (let i = 0; i < WARMUP; i++) await job();
     const from = process.hrtime.bigint() / 1000n;
     const t: number[] = [];
     const cpu: number[] = [];
@@ -110,9 +113,11 @@ try {
       t.push(performance.now() - s);
     }
     process.stderr.write(`${name} window ${from} ${process.hrtime.bigint() / 1000n}\n`);
+    const inOrder = cpu.map((c) => Math.round(c * 10) / 10);
     t.sort((a, b) => a - b);
     cpu.sort((a, b) => a - b);
     out[name] = { p50Ms: round3(percentile(t, 50)), minMs: round3(t[0]), cpuP50Ms: round3(percentile(cpu, 50)) };
+    if (process.argv.includes('--each')) out[name].cpuMs = inOrder;
   }
   reader.close();
   process.stdout.write(JSON.stringify({ runs: RUNS, ...out }) + '\n');

@@ -1,3 +1,5 @@
+import { plainHex } from '../primitives/hex.ts';
+
 /**
  * Map keys for addresses, slots and code hashes. The state keeps its caches in `Map<string, …>`; an unprefixed
  * lower-case hex string is the cheapest stable key a Uint8Array can be turned into (Buffer's native hex codec).
@@ -5,7 +7,7 @@
 
 /** Unprefixed lower-case hex of `bytes`, used as a map key. */
 export function keyOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  return plainHex(bytes);
 }
 
 /** Inverse of `keyOf`. */
