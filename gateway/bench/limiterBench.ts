@@ -71,8 +71,8 @@ async function serverUsPerCall(redis: Redis): Promise<number | undefined> {
 }
 
 /**
- * The gateway's decision (Redis limiter behind token leases, as `xone-gateway` runs it: most decisions spend a lease,
- * one in up to 32 makes the round trip), the Redis round trip itself (every decision on Redis: 1,000 keys, no lease
+ * The gateway's decision (Redis limiter behind token leases, as `xone-gateway` runs it: decisions spend a lease that
+ * is renewed in the background), the Redis round trip itself (every decision on Redis: 1,000 keys, no lease
  * reused), and the in-process limiter for reference.
  */
 export async function benchLimiter(redis: Redis, n: number) {
@@ -81,7 +81,7 @@ export async function benchLimiter(redis: Redis, n: number) {
   await redis.config('RESETSTAT');
   const redisSequential = await measure(rl, n, 1);
   const redisServerUsPerCall = await serverUsPerCall(redis);
-  // One key (the bench's tier: 1e9/s, burst 1e9, so leases of 32 that end within 1 ms), sequential.
+  // One key (the bench's tier: 1e9/s, burst 1e9, so leases of 10 ms of refill), sequential.
   const leased = new LeasingLimiter(rl, { maxTokens: 32 });
   await measure(leased, WARMUP_DECISIONS, 1, 1);
   const gatewaySequential = await measure(leased, n, 1, 1);

@@ -50,3 +50,41 @@ export function gcraCharge(
 export function gcraDebit(params: ScopeBucket['params'], tokens: number, now: number, tat: number | undefined): number {
   return Math.max(tat ?? now, now) + (tokens * 1000) / params.ratePerSec;
 }
+
+/**
+ * A lease of up to `want` unit tokens in one step (what charging `want` costs of 1 admits, in closed form: a lease of
+ * 10 million tokens is one number, not 10 million arguments). `resetMs` is exact, not rounded up: a lease is spent
+ * only before the bucket is full again, so its end must be early, never late. `tats[0]` as in gcraCharge.
+ */
+export function gcraLease(bucket: ScopeBucket, want: number, now: number, tats: (number | undefined)[]): ChargeResult {
+  const interval = 1000 / bucket.params.ratePerSec;
+  const tau = bucket.params.burst * interval;
+  let tat = Math.max(tats[0] ?? now, now);
+  const room = leaseRoom(tat, now, interval, tau);
+  const granted = Math.max(0, Math.min(want, room));
+  tat += granted * interval;
+  tats[0] = tat;
+  const scopes = [
+    {
+      scope: bucket.scope,
+      limit: bucket.params.burst,
+      remaining: Math.max(0, Math.floor((tau - (tat - now)) / interval)),
+      resetMs: tat - now,
+    },
+  ];
+  if (granted === want) return { admitted: granted, scopes };
+  return {
+    admitted: granted,
+    scopes,
+    denied: { scope: bucket.scope, retryAfterMs: Math.max(1, Math.ceil(tat + interval - now - tau)), cost: 1 },
+  };
+}
+
+/** Unit tokens that fit in a bucket at `tat` (the largest k with tat + k × interval − now ≤ tau, as gcraCharge decides). */
+function leaseRoom(tat: number, now: number, interval: number, tau: number): number {
+  let k = Math.floor((now + tau - tat) / interval);
+  // The division rounds; settle k on the comparison gcraCharge makes, so both agree on the last token.
+  if (tat + (k + 1) * interval - now - tau <= 0) k++;
+  else if (k > 0 && tat + k * interval - now - tau > 0) k--;
+  return k;
+}

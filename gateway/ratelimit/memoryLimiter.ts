@@ -1,4 +1,4 @@
-import { gcraCharge, gcraDebit } from './gcra.ts';
+import { gcraCharge, gcraDebit, gcraLease } from './gcra.ts';
 import type { ChargeResult, RateLimiter, ScopeBucket } from './types.ts';
 
 /** Options of the in-process limiter. */
@@ -35,6 +35,14 @@ export class MemoryLimiter implements RateLimiter {
     const result = gcraCharge(buckets, costs, now, tats);
     names.forEach((n, i) => this.tats.set(n, tats[i] as number));
     if (this.tats.size > this.maxBuckets) this.sweep(now);
+    return result;
+  }
+
+  async lease(bucket: ScopeBucket, tokens: number): Promise<ChargeResult> {
+    const name = `${bucket.scope}:${bucket.id}`;
+    const tats = [this.tats.get(name)];
+    const result = gcraLease(bucket, tokens, this.now(), tats);
+    this.tats.set(name, tats[0] as number);
     return result;
   }
 

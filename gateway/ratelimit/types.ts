@@ -38,6 +38,11 @@ export interface ChargeResult {
  */
 export interface RateLimiter {
   charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult>;
+  /**
+   * Takes up to `tokens` unit tokens from one bucket at once (a lease): `admitted` is what it granted, `denied` set
+   * when it granted less; the scope's `resetMs` is exact (fractional), not rounded up like a charge's.
+   */
+  lease?(bucket: ScopeBucket, tokens: number): Promise<ChargeResult>;
   /** The decision when it needs no round trip to the backend (tokens already leased); undefined: call `charge`. */
   chargeNow?(buckets: readonly ScopeBucket[], costs: readonly number[]): ChargeResult | undefined;
   /**

@@ -11,17 +11,25 @@ const now = () => clock;
 
 class CountingShared implements RateLimiter {
   readonly inner = new MemoryLimiter({ now });
+  /** Round trips: charges and lease fetches. */
   charges = 0;
   credits = 0;
   async charge(buckets: readonly ScopeBucket[], costs: readonly number[]): Promise<ChargeResult> {
     this.charges++;
     return this.inner.charge(buckets, costs);
   }
+  async lease(b: ScopeBucket, tokens: number): Promise<ChargeResult> {
+    this.charges++;
+    return this.inner.lease(b, tokens);
+  }
   async debit(b: ScopeBucket, tokens: number): Promise<void> {
     if (tokens < 0) this.credits -= tokens;
     await this.inner.debit(b, tokens);
   }
 }
+
+/** Lets the fetches started by the last calls answer (the shared bucket answers in microtasks). */
+const settle = () => new Promise<void>((r) => setImmediate(r));
 
 const bucket = (burst: number, ratePerSec = 20, id = 'k'): ScopeBucket => ({ scope: 'key', id, params: { ratePerSec, burst } });
 
@@ -49,32 +57,117 @@ test('behavior: two instances leasing from one bucket admit exactly the bucket m
   expect(shared.charges).toBeLessThan(calls / 5);
 });
 
-test('behavior: a lease is spent without a round trip, ends at the shared bucket TAT and gives its unspent tokens back', async () => {
+test('behavior: a lease is spent without a round trip, renewed in the background before it runs out, and its tokens run out with the shared bucket refill', async () => {
   clock = 1_000_000;
   const shared = new CountingShared();
   const l = new LeasingLimiter(shared, { maxTokens: 32, now });
+  // 20/s: a lease of 10, one token every 50 ms.
   const b = bucket(1000);
   expect((await l.charge([b], [1])).admitted).toBe(1);
   expect(shared.charges).toBe(1);
   expect(l.heldFor(b)).toBe(9);
-  // The next 9 calls come from the lease, synchronously; the headers count the lease as remaining.
-  for (let i = 0; i < 9; i++) {
+  // The next calls come from the lease, synchronously; the headers count the lease as remaining.
+  for (let i = 0; i < 4; i++) {
     const r = l.chargeNow([b], [1]);
     expect(r?.admitted).toBe(1);
     expect(r?.scopes[0]?.remaining).toBe(998 - i);
   }
-  expect(l.chargeNow([b], [1])).toBeUndefined();
   expect(shared.charges).toBe(1);
-  await l.charge([b], [1]);
+  // This one leaves 4, under half a lease: the lease is renewed in the background (the call does not wait for it).
+  expect(l.chargeNow([b], [1])?.admitted).toBe(1);
   expect(shared.charges).toBe(2);
-  expect(l.heldFor(b)).toBe(9);
-  // 10 tokens at 20/s come back in 500 ms: past the TAT, the lease's 9 would add to a full bucket: it ends, and the
-  // 9 go back as a credit (here clamped by the full bucket, as they must be).
-  clock += 1_000;
+  await settle();
+  expect(l.heldFor(b)).toBe(10);
+  // 400 ms later the first lease's slots on the shared bucket are all but 2 refilled (its TAT was 500 ms away): of its
+  // 4 unspent tokens 2 are left; the renewal's 6 sit after them (TAT 800 ms away) and are all left.
+  clock += 400;
+  expect(l.heldFor(b)).toBe(8);
+  // Past the last TAT the shared bucket is full again: nothing is left to spend, the next call fetches.
+  clock += 400;
+  expect(l.heldFor(b)).toBe(0);
   expect(l.chargeNow([b], [1])).toBeUndefined();
-  await l.charge([b], [1]);
-  expect(shared.credits).toBe(9);
+  expect((await l.charge([b], [1])).admitted).toBe(1);
   expect(shared.charges).toBe(3);
+  // Closing gives the unspent 9 back to the shared bucket.
+  await l.close();
+  expect(shared.credits).toBe(9);
+});
+
+test('behavior: whatever the timing, instances leasing one bucket never admit a call the bucket itself would refuse', async () => {
+  // A slow bucket (lease 10) and a fast one (1,024,000/s: a lease of 102,400 tokens, 100 ms of refill); intervals
+  // and clock steps are binary fractions so that the reference and the shared bucket compute exactly the same.
+  for (const params of [
+    { ratePerSec: 20, burst: 1000 },
+    { ratePerSec: 1_024_000, burst: 10_240_000 },
+  ]) {
+    clock = 1_000_000;
+    const shared = new CountingShared();
+    // Every admitted call is charged here when it is admitted: the bucket's own arithmetic, which must never refuse it.
+    const truth = new MemoryLimiter({ now });
+    const instances = [0, 1, 2].map(() => new LeasingLimiter(shared, { maxTokens: 32, now }));
+    const b: ScopeBucket = { scope: 'key', id: 'k', params };
+    const size = instances[0]?.leaseSize(b) as number;
+    const interval = 1000 / params.ratePerSec;
+    const quantum = interval / 4;
+    const check = async (l: LeasingLimiter, cost: number) => {
+      const r = l.chargeNow([b], [cost]) ?? (await l.charge([b], [cost]));
+      if (r.admitted === 1) expect(truth.chargeSync([b], [cost]).admitted).toBe(1);
+      return r.admitted === 1;
+    };
+    // The worst moment first: a lease taken on a full bucket and left idle until just before its TAT, then partly
+    // spent (not enough to renew it), while another instance draws the whole bucket.
+    const [a, c] = instances as [LeasingLimiter, LeasingLimiter];
+    await check(a, 1);
+    clock += (size - 1) * interval;
+    await check(a, Math.floor(size / 2) - 1);
+    while (await check(c, Math.ceil(size / 2)));
+    clock += 10 * size * interval;
+    let seed = 12345;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let admitted = 0;
+    let refused = 0;
+    for (let step = 0; step < 4000; step++) {
+      const l = instances[Math.floor(rnd() * 3)] as LeasingLimiter;
+      const cost = 1 + Math.floor(rnd() * (size / 2));
+      if (await check(l, cost)) admitted++;
+      else refused++;
+      // Renewals answer at once or some calls later.
+      if (rnd() < 0.5) await settle();
+      // Mostly calls faster than the refill; sometimes an idle gap up to a lease's life (the worst moment to spend
+      // an old lease is just before its slots are refilled).
+      const gap = rnd() < 0.05 ? rnd() * size * interval * 1.2 : rnd() * cost * interval * 1.5;
+      clock += Math.round(gap / quantum) * quantum;
+    }
+    // Both happened: the bucket was drawn empty and refilled.
+    expect(admitted).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(100);
+  }
+});
+
+test('behavior: a fast bucket (the bench tier, 1e9/s) at one call at a time never waits for the backend after its first call', async () => {
+  clock = 1_000_000;
+  const shared = new CountingShared();
+  const l = new LeasingLimiter(shared, { maxTokens: 32, now });
+  const b = bucket(1e9, 1e9);
+  // 10 ms of refill: 1 % of the burst (100 ms of refill would be more).
+  expect(l.leaseSize(b)).toBe(1e7);
+  expect((await l.charge([b], [1])).admitted).toBe(1);
+  let waited = 0;
+  const calls = 10_000;
+  for (let i = 0; i < calls; i++) {
+    clock += 0.7;
+    const r = l.chargeNow([b], [1]);
+    if (r) expect(r.admitted).toBe(1);
+    else {
+      waited++;
+      await l.charge([b], [1]);
+    }
+    // A renewal's round trip answers between two calls.
+    await settle();
+  }
+  expect(waited).toBe(0);
+  // One renewal per half a lease (5 ms, about 7 calls), not a round trip per call.
+  expect(shared.charges).toBeLessThan(calls / 5);
 });
 
 test('behavior: a long idle lease never lets a client exceed the burst (the lease ends when the bucket is full again)', async () => {

@@ -53,3 +53,30 @@ local tat = stored + tonumber(ARGV[2]) * tonumber(ARGV[1])
 redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
 return 1
 `;
+
+/**
+ * A lease (gateway/ratelimit/gcra.ts gcraLease) on one bucket, on Redis's clock: up to `want` unit tokens in one
+ * step. KEYS: the bucket. ARGV: intervalMs, tauMs, want. Returns { granted, retryAfterMs, remaining, resetMs }; resetMs
+ * to the microsecond, rounded down (the lease must end early, never late).
+ */
+export const GCRA_LEASE_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval, tau, want = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local k = math.floor((now + tau - tat) / interval)
+if tat + (k + 1) * interval - now - tau <= 0 then k = k + 1
+elseif k > 0 and tat + k * interval - now - tau > 0 then k = k - 1 end
+local granted = math.max(0, math.min(want, k))
+if granted > 0 then
+  tat = tat + granted * interval
+  -- Stored to the microsecond, rounded up: the lease's tokens stay charged however the TAT is rounded.
+  local stored = math.ceil(tat * 1000) / 1000
+  redis.call('SET', KEYS[1], string.format('%.3f', stored), 'PX', math.ceil(stored - now) + 1000)
+end
+local retry = 0
+if granted < want then retry = math.max(1, math.ceil(tat + interval - now - tau)) end
+return { tostring(granted), tostring(retry), tostring(math.floor((tau - (tat - now)) / interval)),
+  string.format('%.3f', math.floor((tat - now) * 1000) / 1000) }
+`;
