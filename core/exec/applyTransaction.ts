@@ -7,6 +7,7 @@
  */
 import { Account, Address } from '@ethereumjs/util';
 import { isForkActive } from '../chain/forks.ts';
+import { toChecksumAddress } from '../primitives/address.ts';
 import { bytesToHex } from '../primitives/hex.ts';
 import { EMPTY_ACCOUNT, hasCode, type AccountState } from '../state/account.ts';
 import { credit, creditByKey } from './fees.ts';
@@ -101,16 +102,16 @@ function validate(
     });
   }
   if (tx.gasLimit > gasAvailable) {
-    throw invalid('TX_GAS_LIMIT_REACHED', `gasLimit ${tx.gasLimit} exceeds the block's remaining gas ${gasAvailable}`, {
+    throw invalid('TX_GAS_LIMIT_REACHED', `gas limit reached: gasLimit ${tx.gasLimit} exceeds the block's remaining gas ${gasAvailable}`, {
       field: 'gasLimit',
       expected: `<= ${gasAvailable}`,
       actual: tx.gasLimit.toString(),
     });
   }
-  if (tx.nonce >= MAX_NONCE) throw invalid('TX_NONCE_MAX', `nonce ${tx.nonce} is at the EIP-2681 maximum`);
+  if (tx.nonce >= MAX_NONCE) throw invalid('TX_NONCE_MAX', `nonce has max value: address ${toChecksumAddress(sender)}, nonce: ${tx.nonce}`);
   const intrinsic = intrinsicGas(tx, fork);
   if (tx.gasLimit < intrinsic) {
-    throw invalid('TX_INTRINSIC_GAS', `gasLimit ${tx.gasLimit} is below the intrinsic gas ${intrinsic}`, {
+    throw invalid('TX_INTRINSIC_GAS', `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, {
       field: 'gasLimit',
       expected: `>= ${intrinsic}`,
       actual: tx.gasLimit.toString(),
@@ -134,38 +135,56 @@ function validate(
   const zeroFees = opts.noBaseFee === true && feeCap === 0n && tx.maxPriorityFeePerGas === 0n;
   if (env.baseFee !== undefined && !zeroFees) {
     if (tx.type >= 2 && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
-      throw invalid('TX_TIP_ABOVE_FEE_CAP', `maxPriorityFeePerGas ${tx.maxPriorityFeePerGas} exceeds maxFeePerGas ${tx.maxFeePerGas}`);
+      throw invalid(
+        'TX_TIP_ABOVE_FEE_CAP',
+        `max priority fee per gas higher than max fee per gas: address ${toChecksumAddress(sender)}, maxPriorityFeePerGas: ${tx.maxPriorityFeePerGas}, maxFeePerGas: ${tx.maxFeePerGas}`,
+      );
     }
     if (feeCap < env.baseFee) {
-      throw invalid('TX_FEE_CAP_TOO_LOW', `fee cap ${feeCap} is below the block's baseFeePerGas ${env.baseFee}`, {
-        field: 'maxFeePerGas',
-        expected: `>= ${env.baseFee}`,
-        actual: feeCap.toString(),
-      });
+      throw invalid(
+        'TX_FEE_CAP_TOO_LOW',
+        `max fee per gas less than block base fee: address ${toChecksumAddress(sender)}, maxFeePerGas: ${feeCap}, baseFee: ${env.baseFee}`,
+        {
+          field: 'maxFeePerGas',
+          expected: `>= ${env.baseFee}`,
+          actual: feeCap.toString(),
+        },
+      );
     }
   }
   const account = state.accountByKey(senderKey, sender) ?? EMPTY_ACCOUNT;
   // EIP-3607, with EIP-7702's exception: a delegated EOA still sends transactions.
   if (opts.skipNonce !== true && hasCode(account) && !(isForkActive(fork, 'Prague') && isDelegation(state.getCode(sender)))) {
-    throw invalid('TX_SENDER_NOT_EOA', `sender 0x${keyOf(sender)} has code (EIP-3607)`);
+    throw invalid(
+      'TX_SENDER_NOT_EOA',
+      `sender not an eoa: address ${toChecksumAddress(sender)}, len(code): ${state.getCode(sender).length}`,
+    );
   }
   if (opts.skipNonce !== true && account.nonce !== tx.nonce) {
-    throw invalid('TX_NONCE_MISMATCH', `nonce: expected ${account.nonce}, got ${tx.nonce} (sender 0x${keyOf(sender)})`, {
-      field: 'nonce',
-      expected: account.nonce.toString(),
-      actual: tx.nonce.toString(),
-    });
+    throw invalid(
+      'TX_NONCE_MISMATCH',
+      `nonce too ${tx.nonce < account.nonce ? 'low' : 'high'}: address ${toChecksumAddress(sender)}, tx: ${tx.nonce} state: ${account.nonce}`,
+      {
+        field: 'nonce',
+        expected: account.nonce.toString(),
+        actual: tx.nonce.toString(),
+      },
+    );
   }
   const maxCost = tx.gasLimit * feeCap + tx.value + blobGas * (tx.maxFeePerBlobGas ?? 0n);
   if (account.balance < maxCost) {
     if (opts.skipBalance === true) {
       state.putAccount(sender, { ...account, balance: maxCost });
     } else {
-      throw invalid('TX_INSUFFICIENT_FUNDS', `sender 0x${keyOf(sender)} balance ${account.balance} is below the cost ${maxCost}`, {
-        field: 'balance',
-        expected: `>= ${maxCost}`,
-        actual: account.balance.toString(),
-      });
+      throw invalid(
+        'TX_INSUFFICIENT_FUNDS',
+        `insufficient funds for gas * price + value: address ${toChecksumAddress(sender)} have ${account.balance} want ${maxCost}`,
+        {
+          field: 'balance',
+          expected: `>= ${maxCost}`,
+          actual: account.balance.toString(),
+        },
+      );
     }
   }
   return { intrinsic, floor };

@@ -104,6 +104,34 @@ describe('call entry points against the execution-apis London chain', () => {
   });
 });
 
+describe("a message no gas limit makes valid, in geth's words", () => {
+  const from = hexToBytes('0x658bdf435d810c91414ec09147daa6db62406379');
+  const to = hexToBytes('0x0100000000000000000000000000000000000000');
+
+  it('error: estimateGas with a fee cap below the base fee says so (not "gas required exceeds allowance")', async () => {
+    const baseFee = env.header.baseFeePerGas as bigint;
+    const req: CallRequest = { from, to, value: 1n, maxFeePerGas: baseFee - 1n, maxPriorityFeePerGas: 0n };
+    const message = `max fee per gas less than block base fee: address 0x658Bdf435d810C91414eC09147DAA6DB62406379, maxFeePerGas: ${baseFee - 1n}, baseFee: ${baseFee}`;
+    const estimate = await estimateGas(req, env).catch((e: unknown) => e);
+    expect(estimate).toBeInstanceOf(CallError);
+    expect((estimate as CallError).code).toBe('CALL_INVALID');
+    expect((estimate as CallError).message).toBe(message);
+    const called = await call(req, env).catch((e: unknown) => e);
+    expect((called as CallError).message).toBe(message);
+  });
+
+  it('error: a tip above the fee cap is refused the same way', async () => {
+    const baseFee = env.header.baseFeePerGas as bigint;
+    const req: CallRequest = { from, to, maxFeePerGas: baseFee, maxPriorityFeePerGas: baseFee + 1n };
+    const estimate = await estimateGas(req, env).catch((e: unknown) => e);
+    expect((estimate as CallError).message).toMatch(/^max priority fee per gas higher than max fee per gas: address 0x[0-9a-fA-F]{40}, /);
+  });
+
+  it('behavior: a gas limit below the intrinsic gas still makes the search raise the limit', async () => {
+    expect(await estimateGas({ from, to, value: 1n }, env)).toBe(21_000n);
+  });
+});
+
 describe('an opcode of a later fork than the block (London here)', () => {
   it.each([
     ['5e', 'invalid opcode: MCOPY (0x5e) is not active before Cancun'],

@@ -122,14 +122,18 @@ describe('invalid blocks are refused with the field and both values, leaving the
   it('error: transaction with a bad nonce', async () => {
     const err = await rejectReason(withTxs([transfer(0, { nonce: 5n }), ...block.transactions.slice(1)]));
     expect(err.code).toBe('BLOCK_BAD_TX');
-    expect(err.message).toMatch(/transaction 0 \(0x[0-9a-f]{64}\): invalid transaction: nonce: expected 0, got 5/);
+    expect(err.message).toMatch(
+      /transaction 0 \(0x[0-9a-f]{64}\): invalid transaction: nonce too high: address 0x[0-9a-fA-F]{40}, tx: 5 state: 0/,
+    );
     expect(err.meta).toMatchObject({ field: 'nonce', expected: '0', actual: '5', txIndex: 0 });
   });
 
   it('error: transaction from a sender without enough funds', async () => {
     const err = await rejectReason(withTxs([...block.transactions.slice(0, 2), transfer(2, { value: 2n * ETH })]));
     expect(err.code).toBe('BLOCK_BAD_TX');
-    expect(err.message).toMatch(/transaction 2 .* balance 1000000000000000000 is below the cost 2000210000000000000/);
+    expect(err.message).toMatch(
+      /transaction 2 .* insufficient funds for gas \* price \+ value: address 0x[0-9a-fA-F]{40} have 1000000000000000000 want 2000210000000000000/,
+    );
     expect(err.meta).toMatchObject({ field: 'balance', actual: ETH.toString(), txIndex: 2 });
   });
 });

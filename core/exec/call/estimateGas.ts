@@ -1,12 +1,16 @@
 /**
  * eth_estimateGas: the smallest gas limit with which the message succeeds, by binary search between the intrinsic
  * gas and the cap (geth's algorithm: one run at the upper bound, then an optimistic guess from the gas it used, then
- * bisection). A message that fails even at the upper bound reports why: its revert data, or the allowance.
+ * bisection). A message that fails even at the upper bound reports why: its revert data, or the allowance; one
+ * that no gas limit makes valid (a fee cap below the base fee, ...) reports that.
  */
 import { forkAt } from '../../chain/forks.ts';
 import { intrinsicGas } from '../../chain/transaction/index.ts';
 import { estimateGasBound, execute, messageOf, withDeadline } from './runCall.ts';
 import { CallError, type CallEnvironment, type CallOptions, type CallRequest } from './types.ts';
+
+/** Invalid-message codes that a higher gas limit cures. */
+const GAS_SHORTFALLS = new Set(['TX_INTRINSIC_GAS', 'TX_FLOOR_DATA_GAS']);
 
 /** Estimated gas of `req` at the environment's block. Throws CallError (CALL_REVERTED with `meta.data`, …). */
 export async function estimateGas(req: CallRequest, env: CallEnvironment, options: CallOptions = {}): Promise<bigint> {
@@ -21,7 +25,11 @@ export async function estimateGas(req: CallRequest, env: CallEnvironment, option
       const r = await execute(req, env, gas, opts);
       return { ok: r.status === 1, gasUsed: r.gasUsed, error: r.error, data: r.returnValue };
     } catch (err) {
-      if (err instanceof CallError && err.code === 'CALL_INVALID') return { ok: false, gasUsed: 0n, error: err.message };
+      // Too little gas for the intrinsic or floor cost is a failure the search raises the limit past; any other
+      // invalid message (fee cap below the base fee, tip above the fee cap, ...) fails at every limit and is the
+      // answer, in geth's words (its estimator bails out with the consensus error too).
+      if (err instanceof CallError && err.code === 'CALL_INVALID' && GAS_SHORTFALLS.has(String(err.meta.txCode)))
+        return { ok: false, gasUsed: 0n, error: err.message };
       throw err;
     }
   };

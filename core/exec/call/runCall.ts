@@ -103,7 +103,7 @@ export async function execute(
     return applied;
   } catch (err) {
     if (err instanceof TxInvalidError)
-      throw new CallError('CALL_INVALID', err.message.replace(/^invalid transaction: /, ''), err.meta as Record<string, unknown>);
+      throw new CallError('CALL_INVALID', err.message.replace(/^invalid transaction: /, ''), { ...err.meta, txCode: err.code });
     throw err;
   }
 }
