@@ -115,21 +115,41 @@ export function bytesToBigInt(bytes: Uint8Array): bigint {
 }
 
 const EMPTY = new Uint8Array(0);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Minimal big-endian bytes of a non-negative integer (0 → empty), as RLP wants scalars. */
+/** Value of each lower-case hex digit by char code (what bigint.toString(16) writes). */
+const HEX_VALUE = new Uint8Array(128);
+for (let i = 0; i < 16; i++) HEX_VALUE[HEX_DIGITS.charCodeAt(i)] = i;
+
+/** Minimal big-endian bytes of a positive safe integer. */
+function safeIntToBytes(n: number): Uint8Array {
+  let len = 0;
+  for (let x = n; x >= 1; x = Math.floor(x / 256)) len++;
+  const out = new Uint8Array(len);
+  for (let i = len - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256;
+  return out;
+}
+
+/**
+ * Minimal big-endian bytes of a non-negative integer (0 → empty), as RLP wants scalars. Each call returns a new array
+ * with its own buffer (no view of Buffer's shared pool): values below 2^53 by arithmetic, larger ones from their hex
+ * digits, one string and one array each (the follower encodes several per transaction: #18).
+ */
 export function bigIntToBytes(value: bigint | number): Uint8Array {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) throw new HexError('QUANTITY_INVALID', `not a non-negative safe integer: ${value}`);
-    if (value === 0) return EMPTY;
-    if (value < 256) return Uint8Array.of(value);
-    value = BigInt(value);
+    return value === 0 ? EMPTY : safeIntToBytes(value);
   }
   if (value < 0n) throw new HexError('QUANTITY_INVALID', `negative integer: ${value}`);
   if (value === 0n) return EMPTY;
-  let hex = value.toString(16);
-  if (hex.length % 2) hex = '0' + hex;
-  const buf = Buffer.from(hex, 'hex');
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (value <= MAX_SAFE) return safeIntToBytes(Number(value));
+  const hex = value.toString(16);
+  const odd = hex.length & 1;
+  const out = new Uint8Array((hex.length + odd) >> 1);
+  if (odd) out[0] = HEX_VALUE[hex.charCodeAt(0)] as number;
+  for (let i = odd, j = odd; i < hex.length; i += 2, j++)
+    out[j] = ((HEX_VALUE[hex.charCodeAt(i)] as number) << 4) | (HEX_VALUE[hex.charCodeAt(i + 1)] as number);
+  return out;
 }
 
 /** Left-pads to `length` bytes (for 32-byte words). Throws if the value does not fit. */

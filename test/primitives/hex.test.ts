@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, hexToBytes, plainHex } from '../../core/primitives/hex.ts';
+import { bigIntToBytes, bytesToHex, HexError, hexToBytes, plainHex } from '../../core/primitives/hex.ts';
 import { bytesOfKey, keyOf } from '../../core/state/keys.ts';
 
 /** What the native encoder must agree with: Buffer's own hex of a copy. */
@@ -27,5 +27,40 @@ describe('hex encoding', () => {
   it('keeps keyOf and bytesOfKey inverse', () => {
     const bytes = hexToBytes('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
     expect(bytesOfKey(keyOf(bytes))).toEqual(bytes);
+  });
+});
+
+/** The reference: minimal big-endian bytes from the value's hex digits. */
+function expected(v: bigint): string {
+  if (v === 0n) return '0x';
+  const hex = v.toString(16);
+  return '0x' + (hex.length % 2 ? '0' + hex : hex);
+}
+
+describe('bigIntToBytes', () => {
+  it('behavior: minimal big-endian bytes at every byte length and around 2^53, as bigint and as number', () => {
+    const values: bigint[] = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n];
+    for (let bits = 8n; bits <= 256n; bits += 8n) values.push((1n << bits) - 1n, 1n << (bits - 1n), (1n << bits) / 3n);
+    const safe = BigInt(Number.MAX_SAFE_INTEGER);
+    values.push(safe - 1n, safe, safe + 1n, 1n << 53n, 10n ** 18n, 2n ** 256n - 1n);
+    for (const v of values) {
+      expect(bytesToHex(bigIntToBytes(v)), `0x${v.toString(16)}`).toBe(expected(v));
+      if (v <= safe) expect(bytesToHex(bigIntToBytes(Number(v))), `number 0x${v.toString(16)}`).toBe(expected(v));
+    }
+  });
+
+  it('behavior: each result owns its buffer (no view of a shared pool that a later write could reach)', () => {
+    const a = bigIntToBytes(10n ** 30n);
+    const b = bigIntToBytes(123_456_789);
+    expect(a.byteOffset).toBe(0);
+    expect(a.buffer.byteLength).toBe(a.length);
+    expect(b.buffer.byteLength).toBe(b.length);
+  });
+
+  it('error: negative and unsafe inputs are refused', () => {
+    expect(() => bigIntToBytes(-1n)).toThrow(HexError);
+    expect(() => bigIntToBytes(-1)).toThrow(HexError);
+    expect(() => bigIntToBytes(2 ** 53)).toThrow(HexError);
+    expect(() => bigIntToBytes(1.5)).toThrow(HexError);
   });
 });
