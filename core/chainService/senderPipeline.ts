@@ -5,7 +5,7 @@
  * pool (`--recovery-workers 0`) nothing is recovered ahead: the importer recovers each block in the chain thread.
  */
 import { decodeBlock, type Block } from '../chain/block/index.ts';
-import { recoveryId, signingHash, type Transaction } from '../chain/transaction/index.ts';
+import { recoveryId, signingHashOfDecoded, type Transaction } from '../chain/transaction/index.ts';
 import type { RecoveryItem, SenderRecovery } from '../runtime/recovery/index.ts';
 
 /** One block ready to import, with its senders when they were recovered ahead. */
@@ -15,8 +15,9 @@ export interface PipelinedBlock {
   senders?: Promise<Uint8Array[]>;
 }
 
+/** The block was just decoded, so each transaction's signed bytes are cut from its envelope (hash.ts). */
 function recoveryItem(tx: Transaction): RecoveryItem {
-  return { hash: signingHash(tx), r: tx.r, s: tx.s, recovery: recoveryId(tx) };
+  return { hash: signingHashOfDecoded(tx), r: tx.r, s: tx.s, recovery: recoveryId(tx) };
 }
 
 /** Decodes `rlp` and, with a pool, starts recovering its senders; a decode error is kept for when the block's turn comes. */

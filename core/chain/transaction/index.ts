@@ -19,7 +19,7 @@ export {
   encodeTransaction,
   encodeTransactionForBlock,
 } from './codec.ts';
-export { signingHash, signingPayload } from './hash.ts';
+export { signingHash, signingHashOfDecoded, signingPayload, signingPayloadOfDecoded } from './hash.ts';
 export { recoverSender, recoveryId } from './sender.ts';
 export { impersonatedTransaction, signTransaction, unsignedTransaction } from './sign.ts';
 export { authorizationSigningHash, recoverAuthority, signAuthorization } from './authorization.ts';

@@ -8,6 +8,8 @@ import {
   encodeTransactionForBlock,
   recoverSender,
   signingHash,
+  signingPayload,
+  signingPayloadOfDecoded,
   signTransaction,
   TxError,
   type UnsignedTransaction,
@@ -113,6 +115,26 @@ describe('transaction codec', () => {
       expect(structuredClone(back)).toEqual(back);
     });
   }
+
+  it('behavior: the signed bytes cut from a decoded envelope equal the ones encoded from its fields, for every type', () => {
+    const long = new Uint8Array(300).map((_, i) => i & 0xff);
+    const blobHash = new Uint8Array(32).fill(1);
+    blobHash[0] = 1;
+    const auth = { chainId: 2040n, address: to, nonce: 7n, yParity: 1n, r: 12345n, s: 2n ** 200n };
+    const extra: UnsignedTransaction[] = [
+      // EIP-155 chain ids whose RLP is the byte itself, one byte after 0x80, and several bytes; a payload of 56+ bytes.
+      ...[1n, 0x7fn, 0x80n, 51n, 2n ** 40n].map((chainId) => ({ ...CASES.legacy155, chainId, data: long })),
+      { ...CASES.legacyPre155, data: long },
+      { ...CASES.dynamicFee, data: long, value: 2n ** 255n },
+      { ...CASES.accessList, accessList: [] },
+      { ...CASES.dynamicFee, type: 3, blobVersionedHashes: [blobHash], maxFeePerBlobGas: 3n },
+      { ...CASES.dynamicFee, type: 4, authorizationList: [auth] },
+    ];
+    for (const unsigned of [...Object.values(CASES), ...extra]) {
+      const tx = decodeTransaction(signTransaction(unsigned, KEY).raw);
+      expect(bytesToHex(signingPayloadOfDecoded(tx))).toBe(bytesToHex(signingPayload(tx)));
+    }
+  });
 
   it('behavior: block-body items — legacy as a list, typed as a byte string — decode to the same transactions', () => {
     const txs = Object.values(CASES).map((u) => signTransaction(u, KEY));
