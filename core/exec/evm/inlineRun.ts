@@ -13,6 +13,8 @@ import { isInlined } from './stackOps.ts';
 const UNDERFLOW = EVMError.errorMessages.STACK_UNDERFLOW;
 const OVERFLOW = EVMError.errorMessages.STACK_OVERFLOW;
 const TWO_256 = 1n << 256n;
+/** 2^256 - 1: `& MAX_WORD` reduces a non-negative product or shift (measured faster than BigInt.asUintN(256, …)). */
+const MAX_WORD = TWO_256 - 1n;
 const JUMP_LIMIT = 0x1_0000_0000n;
 
 /** `inlineKinds` values beyond the opcodes: a PUSH whose next op is a JUMP (or JUMPI) to a valid destination. */
@@ -120,7 +122,7 @@ export function runInline(f: InlineFrame): void {
       case 0x02: {
         if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
-        st[len - 1] = BigInt.asUintN(256, a * (st[len - 1] as bigint));
+        st[len - 1] = (a * (st[len - 1] as bigint)) & MAX_WORD;
         pc++;
         continue;
       }
@@ -214,14 +216,14 @@ export function runInline(f: InlineFrame): void {
       }
       case 0x19: {
         if (len < 1) throw fault(f, pc, len, used, steps, UNDERFLOW);
-        st[len - 1] = BigInt.asUintN(256, ~(st[len - 1] as bigint));
+        st[len - 1] = MAX_WORD ^ (st[len - 1] as bigint);
         pc++;
         continue;
       }
       case 0x1b: {
         if (len < 2) throw fault(f, pc, len, used, steps, UNDERFLOW);
         const a = st[--len] as bigint;
-        st[len - 1] = a >= 256n ? 0n : BigInt.asUintN(256, (st[len - 1] as bigint) << a);
+        st[len - 1] = a >= 256n ? 0n : ((st[len - 1] as bigint) << a) & MAX_WORD;
         pc++;
         continue;
       }
