@@ -6,9 +6,12 @@ import type { BlockOverrides } from '../types.ts';
 import { CallTracer, type CallTracerConfig } from './callTracer.ts';
 import { flatCallJson } from './flatCallTracer.ts';
 import { FourByteTracer } from './fourByteTracer.ts';
+import { JsonText } from './jsonText.ts';
 import type { TraceHooks } from './hooks.ts';
 import { StructLogger, type StructLoggerConfig } from './structLogger.ts';
 import type { PrestateTracerConfig } from './prestateTracer.ts';
+
+export { JsonText };
 
 export const TRACER_NAMES = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'flatCallTracer'] as const;
 export type TracerName = (typeof TRACER_NAMES)[number];
@@ -95,9 +98,4 @@ export function createTracer(spec: TraceSpec, deps: TracerDeps, context: TxConte
     case 'prestateTracer':
       return { hooks: {}, result: () => null, prestate: spec.tracerConfig ?? {} };
   }
-}
-
-/** A tracer answer that is already JSON text. */
-export class JsonText {
-  constructor(readonly text: string) {}
 }
