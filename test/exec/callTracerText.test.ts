@@ -10,7 +10,19 @@ const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
 const addr = (n: number): Uint8Array => new Uint8Array(20).fill(n);
 
 function frame(over: Partial<CallFrame>): CallFrame {
-  return { type: 'CALL', from: addr(1), to: addr(2), input: bytes(), gas: 100n, gasUsed: 21n, value: 0n, calls: [], logs: [], logsAtEntry: 0, ...over };
+  return {
+    type: 'CALL',
+    from: addr(1),
+    to: addr(2),
+    input: bytes(),
+    gas: 100n,
+    gasUsed: 21n,
+    value: 0n,
+    calls: [],
+    logs: [],
+    logsAtEntry: 0,
+    ...over,
+  };
 }
 
 describe('callTracer JSON text', () => {
@@ -32,7 +44,15 @@ describe('callTracer JSON text', () => {
     const text = callFrameText(root);
     const parsed = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(parsed)).toEqual(['from', 'gas', 'gasUsed', 'to', 'input', 'output', 'calls', 'logs', 'value', 'type']);
-    expect(parsed).toMatchObject({ from: '0x' + '01'.repeat(20), gas: '0x64', gasUsed: '0x15', input: '0xa9059cbb', output: '0x01', value: '0x5', type: 'CALL' });
+    expect(parsed).toMatchObject({
+      from: '0x' + '01'.repeat(20),
+      gas: '0x64',
+      gasUsed: '0x15',
+      input: '0xa9059cbb',
+      output: '0x01',
+      value: '0x5',
+      type: 'CALL',
+    });
     const [stat, create, del] = parsed.calls as Record<string, unknown>[];
     expect(Object.keys(stat)).toEqual(['from', 'gas', 'gasUsed', 'to', 'input', 'type']);
     expect(Object.keys(create)).toEqual(['from', 'gas', 'gasUsed', 'input', 'error', 'value', 'type']);
@@ -40,7 +60,13 @@ describe('callTracer JSON text', () => {
     expect(Object.keys(del)).toEqual(['from', 'gas', 'gasUsed', 'to', 'input', 'output', 'error', 'revertReason', 'value', 'type']);
     expect(del.revertReason).toBe('Nope "quoted"');
     expect(parsed.logs).toEqual([
-      { address: '0x' + '02'.repeat(20), topics: ['0x' + '07'.repeat(32), '0x' + '00'.repeat(32)], data: '0x0102', position: '0x1', index: '0x0' },
+      {
+        address: '0x' + '02'.repeat(20),
+        topics: ['0x' + '07'.repeat(32), '0x' + '00'.repeat(32)],
+        data: '0x0102',
+        position: '0x1',
+        index: '0x0',
+      },
       { address: '0x' + '03'.repeat(20), topics: [], data: '0x', position: '0x3', index: '0x4' },
     ]);
     // No whitespace: the text is what JSON.stringify would have written for the same value.
