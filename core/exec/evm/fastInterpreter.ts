@@ -6,7 +6,8 @@
  * `enableFastInterpreter(evm)` replaces those for one EVM: the main loop (fastLoop.ts), the frame runner
  * (runFrame.ts), the call-frame entry (executeCall.ts), the EIP lookup, and the word conversions of
  * MLOAD/MSTORE plus promise-free memory gas for MLOAD/MSTORE/MSTORE8 (wordOps.ts), promise-free SLOAD/SSTORE
- * (storageOps.ts), and KECCAK256/CALLDATALOAD/CALLER/LOG/RETURN/STOP without the helpers or a throw (dataOps.ts).
+ * (storageOps.ts), KECCAK256/CALLDATALOAD/CALLER/LOG/RETURN/STOP without the helpers or a throw (dataOps.ts), and
+ * the Journal's warm-set keys through the native hex encoder (journalKeys.ts).
  * Every other gas and opcode handler is still the library's.
  *
  * Frames the fast loop does not cover (EOF code, tracing `step` listeners, debug mode, the profiler, Verkle and
@@ -28,6 +29,7 @@ import { makeRunFrame } from './runFrame.ts';
 import { installStackOps } from './stackOps.ts';
 import { installStorageOps } from './storageOps.ts';
 import { installDataOps } from './dataOps.ts';
+import { installJournalKeys } from './journalKeys.ts';
 import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
 
 export { FAST_INTERPRETER_EVM_VERSION } from './internals.ts';
@@ -94,6 +96,7 @@ export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   installSyncMemoryGas(internals._opcodeMap, internals.common);
   installStorageOps(internals._opcodeMap, internals.common);
   installDataOps(internals._opcodeMap);
+  installJournalKeys((evm as unknown as { journal: unknown }).journal);
   (evm as unknown as { runInterpreter: unknown }).runInterpreter = runFrame;
   const calls = evm as unknown as { _executeCall: Parameters<typeof makeExecuteCall>[0] };
   executeCall ??= makeExecuteCall(calls._executeCall, runFrame);

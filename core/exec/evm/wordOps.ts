@@ -26,18 +26,24 @@ function view(bytes: Uint8Array): DataView {
   return lastView;
 }
 
-/** Writes `word` (< 2^256) big-endian into 32 bytes at `offset`. */
-export function writeWord(target: Uint8Array, offset: number, word: bigint): void {
-  const dv = view(target);
+/**
+ * One word and its view for small arrays (slot keys and values, hashes, log topics, short calldata), copied in or out:
+ * those alternate with the frame's memory, so the one cached view above was remade for nearly every word, and a
+ * DataView per word cost ~2.5x the copy (a 200-call callTracer trace spent ~4 % making them, issue #15).
+ */
+const WORD = new Uint8Array(32);
+const WORD_VIEW = new DataView(WORD.buffer);
+/** Arrays up to this size go through WORD unless they are the viewed one. */
+const SMALL = 256;
+
+function setWord(dv: DataView, offset: number, word: bigint): void {
   dv.setBigUint64(offset + 24, word & MASK_64);
   dv.setBigUint64(offset + 16, (word >> 64n) & MASK_64);
   dv.setBigUint64(offset + 8, (word >> 128n) & MASK_64);
   dv.setBigUint64(offset, word >> 192n);
 }
 
-/** Reads 32 bytes at `offset` as a big-endian word. */
-export function readWord(source: Uint8Array, offset: number): bigint {
-  const dv = view(source);
+function getWord(dv: DataView, offset: number): bigint {
   return (
     (dv.getBigUint64(offset) << 192n) |
     (dv.getBigUint64(offset + 8) << 128n) |
@@ -46,14 +52,34 @@ export function readWord(source: Uint8Array, offset: number): bigint {
   );
 }
 
+/** Writes `word` (< 2^256) big-endian into 32 bytes at `offset`. */
+export function writeWord(target: Uint8Array, offset: number, word: bigint): void {
+  if (target !== viewed && target.length <= SMALL && offset >= 0 && offset + 32 <= target.length) {
+    setWord(WORD_VIEW, 0, word);
+    target.set(WORD, offset);
+    return;
+  }
+  setWord(view(target), offset, word);
+}
+
+/** Reads 32 bytes at `offset` as a big-endian word. */
+export function readWord(source: Uint8Array, offset: number): bigint {
+  if (source !== viewed && source.length <= SMALL && offset >= 0 && offset + 32 <= source.length) {
+    for (let i = 0; i < 32; i++) WORD[i] = source[offset + i] as number;
+    return getWord(WORD_VIEW, 0);
+  }
+  return getWord(view(source), offset);
+}
+
 /** A big-endian byte string as a bigint (storage values: at most 32 bytes, minimal). */
 export function bytesToWord(bytes: Uint8Array): bigint {
   if (bytes.length === 0) return 0n;
-  if (bytes.length === 32) return readWord(bytes, 0);
   if (bytes.length > 32) return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')}`);
-  const padded = new Uint8Array(32);
-  padded.set(bytes, 32 - bytes.length);
-  return readWord(padded, 0);
+  // Right-aligned in WORD, zeros before it.
+  const pad = 32 - bytes.length;
+  WORD.fill(0, 0, pad);
+  for (let i = 0; i < bytes.length; i++) WORD[pad + i] = bytes[i] as number;
+  return getWord(WORD_VIEW, 0);
 }
 
 function mload(rs: WordRunState): void {
