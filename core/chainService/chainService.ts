@@ -110,10 +110,22 @@ export interface DevHeaderFields {
 
 export interface ProduceResult {
   head: HeadUpdate;
+  /**
+   * The sealed block as stored: its body and receipts bytes and its senders, so the main thread serves and publishes
+   * it (receipts for the encodings, filters and log lines) without reading back what this thread just wrote.
+   */
+  block: ProducedBlock;
   /** Hashes of transactions left out because they were no longer valid. */
   dropped: Uint8Array[];
   /** Where the chain thread's time went, in milliseconds (bench:produce and the producer's log line). */
   phases: ProducePhases;
+}
+
+/** A produced block's stored bytes (`ProduceResult.block`); its header is the update's `headerRlp`. */
+export interface ProducedBlock {
+  bodyRlp: Uint8Array;
+  receiptsRlp: Uint8Array;
+  senders: readonly Uint8Array[];
 }
 
 /** Wall-clock milliseconds of each production step in the chain thread. */
@@ -323,6 +335,7 @@ export class ChainService {
     const block = sealed as Block;
     return {
       head: this.update({ block, imported }, true, this.importer.headTd),
+      block: { ...imported.written, senders: built.senders },
       dropped: built.dropped.map((t) => t.hash),
       phases,
     };

@@ -17,7 +17,7 @@ import { blobParams, forkAt } from '../chain/forks.ts';
 import { forkConfigs, type ForkConfigs, type GenesisRef } from '../chain/forkConfigs.ts';
 import { blobBaseFee, expectedExcessBlobGas, GAS_PER_BLOB } from '../exec/header/blobGas.ts';
 import { Deadline, type ChainReader } from '../store/index.ts';
-import { rawBlock } from '../store/read/rawBlock.ts';
+import { blockRlp, rawBlock } from '../store/read/rawBlock.ts';
 import { blockData, headerData, receiptsData, transactionData } from './convert.ts';
 import { TotalDifficulty } from './totalDifficulty.ts';
 import { CliqueTags } from './cliqueTags.ts';
@@ -28,6 +28,8 @@ interface DecodedBlock {
   senders: Uint8Array[];
   size: number;
   receipts?: Receipt[];
+  /** The stored receipts bytes, when they came with the block (`rememberProduced`): decoded on first use. */
+  receiptsRlp?: Uint8Array;
 }
 
 export interface ChainHead {
@@ -272,14 +274,36 @@ export class StoreChainView implements ChainView {
     const block = decodeBlock(raw);
     const stored = this.reader.getSenders(hash);
     const senders = stored?.length === block.transactions.length ? stored : block.transactions.map((tx) => recoverSender(tx));
-    const d: DecodedBlock = { block, hash, senders, size: raw.length };
+    return this.cache(key, { block, hash, senders, size: raw.length });
+  }
+
+  /**
+   * A block this node just produced, from the bytes the chain thread stored for it (header, body and receipts records,
+   * the senders row): cached as a read of them would be, so serving and publishing the new head (its receipts for the
+   * encodings, filters and log lines) read none of it back. A block's records never change under its hash.
+   */
+  rememberProduced(
+    hash: Uint8Array,
+    headerRlp: Uint8Array,
+    stored: { bodyRlp: Uint8Array; receiptsRlp: Uint8Array; senders: readonly Uint8Array[] },
+  ): void {
+    const raw = blockRlp(headerRlp, stored.bodyRlp);
+    const block = decodeBlock(raw);
+    if (stored.senders.length !== block.transactions.length) return; // not what the store holds: read it as usual
+    this.cache(bytesToHex(hash), { block, hash, senders: [...stored.senders], size: raw.length, receiptsRlp: stored.receiptsRlp });
+  }
+
+  private cache(key: string, d: DecodedBlock): DecodedBlock {
     this.blocks.set(key, d);
     if (this.blocks.size > CACHE_BLOCKS) this.blocks.delete(this.blocks.keys().next().value as string);
     return d;
   }
 
   private receiptsOf(d: DecodedBlock): Receipt[] {
-    if (!d.receipts) d.receipts = decodeReceiptsFromStorage(this.reader.getReceipts(d.hash) ?? new Uint8Array([0xc0]));
+    if (!d.receipts) {
+      d.receipts = decodeReceiptsFromStorage(d.receiptsRlp ?? this.reader.getReceipts(d.hash) ?? new Uint8Array([0xc0]));
+      d.receiptsRlp = undefined;
+    }
     return d.receipts;
   }
 }

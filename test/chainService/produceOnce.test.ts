@@ -2,7 +2,8 @@
  * The producer executes each transaction once (docs/decisions/0024-producer-executes-once.md): the builder's execution
  * is committed through the importer's store write, and a follower that verifies everything (seal, roots, execution)
  * reaches the same block hash, state root and stored receipts. A failure between execution and commit leaves the
- * producer's state exactly as before.
+ * producer's state exactly as before. The produced block's bytes, handed to the main thread's block cache, read as the
+ * stored block does.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseGenesis } from '../../core/chain/genesis/index.ts';
@@ -15,6 +16,7 @@ import { buildBlock } from '../../core/chainService/produce/buildBlock.ts';
 import { EvmHostCache } from '../../core/exec/evmHost.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { ChainStore } from '../../core/store/index.ts';
+import { StoreChainView } from '../../core/rpcBackend/chainView.ts';
 import { datadirFactory } from '../store/support/tmpDatadir.ts';
 
 const accounts = devAccounts(4);
@@ -113,5 +115,53 @@ describe('producer executes once', () => {
     const verified = await other.importRlp(rawBlock(store, committed.hash) as Uint8Array);
     expect(bytesToHex(verified.hash)).toBe(bytesToHex(committed.hash));
     expect(bytesToHex(other.headInfo.header.stateRoot)).toBe(bytesToHex(importer.headInfo.header.stateRoot));
+  });
+});
+
+/** PUSH1 0 PUSH1 0 LOG0 STOP: a creation whose receipt holds one log. */
+const LOG0 = hexToBytes('0x60006000a000');
+
+/** Equal bytes and values (the store hands senders back as Buffers, the chain thread's port as Uint8Arrays). */
+const same = (a: unknown, b: unknown) => expect(structuredClone(a)).toEqual(structuredClone(b));
+
+/**
+ * The produced block handed to the main thread's block cache (`StoreChainView.rememberProduced`, from
+ * `ProduceResult.block`) answers every read exactly as the same block read back from the store does.
+ */
+describe('a produced block in the main thread cache', () => {
+  it('default: block, receipts, transactions and raw forms equal those read back from the store', async () => {
+    const producer = service(0, true);
+    const recipient = hexToBytes(accounts[3].address);
+    const txs = [tx(1, 0n, recipient), tx(2, 0n, undefined, LOG0), tx(1, 1n, recipient)];
+    const produced = await producer.produce({ txs, timestamp: 10n });
+    const empty = await producer.produce({ txs: [], timestamp: 12n });
+    const head = () => {
+      const h = producer.head();
+      return { header: h.header, hash: h.hash };
+    };
+    const remembered = new StoreChainView(producer.store, genesis.config, head);
+    const fresh = new StoreChainView(producer.store, genesis.config, head);
+    for (const r of [produced, empty]) {
+      // Structured clone, as the result crosses the chain thread's port.
+      const { head: update, block } = structuredClone(r);
+      remembered.rememberProduced(update.hash, update.headerRlp, block);
+      same(remembered.getBlockByHash(update.hash), fresh.getBlockByHash(update.hash));
+      same(remembered.getReceipts(update.hash), fresh.getReceipts(update.hash));
+      same(remembered.getRawReceipts(update.hash), fresh.getRawReceipts(update.hash));
+      same(remembered.getRawBlock(update.hash), fresh.getRawBlock(update.hash));
+    }
+    expect(remembered.getReceipts(produced.head.hash)?.[1].logs).toHaveLength(1);
+    for (const t of txs) {
+      same(remembered.getTransaction(t.hash), fresh.getTransaction(t.hash));
+      same(remembered.getReceipt(t.hash), fresh.getReceipt(t.hash));
+    }
+  });
+
+  it('edge: senders that do not match the block are not cached (the store read answers)', async () => {
+    const producer = service(0, true);
+    const r = await producer.produce({ txs: [tx(1, 0n, hexToBytes(accounts[3].address))], timestamp: 10n });
+    const view = new StoreChainView(producer.store, genesis.config, () => ({ header: producer.head().header, hash: producer.head().hash }));
+    view.rememberProduced(r.head.hash, r.head.headerRlp, { ...r.block, senders: [] });
+    expect(view.getBlockByHash(r.head.hash)?.transactions).toHaveLength(1);
   });
 });

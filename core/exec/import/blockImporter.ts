@@ -21,7 +21,7 @@ import { applyAlloc } from '../../state/alloc.ts';
 import { unwindStateAndTrie } from '../../state/store/trieAt.ts';
 import { StoreState } from '../../state/store/storeState.ts';
 import { StateRootComputer } from '../../state/stateRoot.ts';
-import type { ChainStore } from '../../store/index.ts';
+import type { BlockRecord, ChainStore } from '../../store/index.ts';
 import { BlockInvalidError, mismatch } from '../errors.ts';
 import { EvmHostCache } from '../evmHost.ts';
 import { executeBlock, type BlockExecution, type ExecuteBlockContext } from '../block/executeBlock.ts';
@@ -48,6 +48,11 @@ export interface ImportedBlock {
   gasUsed: bigint;
   fastPathTxs: number;
   timings: ImportTimings;
+}
+
+/** The producer's commit: the accepted block, and the body and receipts bytes its store write holds. */
+export interface CommittedBlock extends ImportedBlock {
+  written: Pick<BlockRecord, 'bodyRlp' | 'receiptsRlp'>;
 }
 
 /** Options of the importer. */
@@ -356,7 +361,7 @@ export class BlockImporter {
     finish: (stateRoot: Uint8Array) => Block | Promise<Block>,
     executed: { ms: number; cpuMs: number } = { ms: 0, cpuMs: 0 },
     rules: { devHeader?: boolean } = {},
-  ): Promise<ImportedBlock> {
+  ): Promise<CommittedBlock> {
     const { config } = this.options;
     const parent = this.head;
     try {
@@ -383,7 +388,7 @@ export class BlockImporter {
       const t2 = performance.now();
       const c2 = this.cpuNow();
       const td = this.td + header.difficulty;
-      writeBlock(this.store, this.state, this.options.historyBlocks, {
+      const record = writeBlock(this.store, this.state, this.options.historyBlocks, {
         block,
         hash,
         receipts: exec.receipts,
@@ -396,13 +401,14 @@ export class BlockImporter {
       const c3 = this.cpuNow();
       this.head = { header, hash, fork };
       this.td = td;
-      return imported(block, hash, exec, {
+      const accepted = imported(block, hash, exec, {
         recoverMs: 0,
         executeMs: executed.ms,
         rootMs: t1 - t0,
         commitMs: t3 - t2,
         cpu: { recoverMs: 0, executeMs: executed.cpuMs, rootMs: c1 - c0, commitMs: c3 - c2 },
       });
+      return { ...accepted, written: { bodyRlp: record.bodyRlp, receiptsRlp: record.receiptsRlp } };
     } catch (err) {
       this.rollBack(parent.header.stateRoot);
       throw err;

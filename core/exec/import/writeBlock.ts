@@ -55,11 +55,16 @@ export function writeSideBlock(store: ChainStore, w: Pick<BlockWrite, 'block' | 
   store.putSideBlock(blockRecord(w));
 }
 
-/** Writes `w` through `store.putBlock` (durable on its own when the store's batch is 0). */
-export function writeBlock(store: ChainStore, state: StoreState, historyBlocks: number | undefined, w: BlockWrite): void {
+/**
+ * Writes `w` through `store.putBlock` (durable on its own when the store's batch is 0). Returns the record written (the
+ * producer hands its body and receipts bytes to the main thread, which would otherwise read them back).
+ */
+export function writeBlock(store: ChainStore, state: StoreState, historyBlocks: number | undefined, w: BlockWrite): BlockRecord {
   const number = Number(w.block.header.number);
-  store.putBlock(blockRecord(w), (tx) => {
+  const record = blockRecord(w);
+  store.putBlock(record, (tx) => {
     state.commitBlock(number, w.roots.root, w.changes, w.roots.storageRoots, w.roots.encoded);
     if (historyBlocks !== undefined && number - historyBlocks > 0) pruneHistory(tx, number - historyBlocks);
   });
+  return record;
 }

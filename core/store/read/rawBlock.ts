@@ -7,8 +7,13 @@ export function rawBlock(store: ChainReader, hash: Uint8Array): Uint8Array | und
   const header = store.getHeaderByHash(hash);
   const body = store.getBody(hash);
   if (!header || !body) return undefined;
+  return blockRlp(header.headerRlp, body);
+}
+
+/** RLP([header, transactions, ommers, withdrawals?]) from a header record and a body record (as `putBlock` takes them). */
+export function blockRlp(headerRlp: Uint8Array, bodyRlp: Uint8Array): Uint8Array {
   // The body is RLP([transactions, ommers, withdrawals?]): reuse its encoded items as they are.
-  return encodeRlpListOfEncoded([header.headerRlp, ...splitRlpStream(bodyPayload(body))]);
+  return encodeRlpListOfEncoded([headerRlp, ...splitRlpStream(bodyPayload(bodyRlp))]);
 }
 
 /** The payload of an RLP list (its items, concatenated), skipping the list header. */
