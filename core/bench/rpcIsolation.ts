@@ -17,7 +17,7 @@
  * (`--rounds N`, default 3; medians), with a one-client sequential latency too: the quick check of the pool's cost.
  * `XONE_BENCH_NODE_ARGS` is passed to our nodes' node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: every thread).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEV_ACCOUNT_COUNT, DEV_CHAIN_ID } from '../node/dev/devChain.ts';
@@ -134,6 +134,24 @@ function processCpuMs(pid: number | undefined): { all: number; main: number } {
 }
 
 /**
+ * Voluntary context switches of all threads of process `pid` (Linux /proc): each is a thread going to sleep, so per
+ * call it counts the wake-ups a call costs, which a loaded host's wall-clock figures hide.
+ */
+function processSleeps(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  let n = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const m = /voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'));
+      n += m ? Number(m[1]) : 0;
+    }
+  } catch {
+    return NaN;
+  }
+  return n;
+}
+
+/**
  * `--only throughput`: the pooled and the in-loop node side by side, ROUNDS alternating rounds of 4 clients x 4 loops
  * and of one sequential client; medians, and the pooled/in-loop ratio against the target (>= 0.9).
  */
@@ -141,7 +159,14 @@ async function throughputOnly(): Promise<void> {
   const loadBefore = load();
   const pooled = await startOurs(90_000, ['--period', String(PERIOD_S)]);
   const inLoop = await startOurs(90_000, ['--period', String(PERIOD_S)], { XONE_TEST_RPC_IN_LOOP: '1' }, 'xone in-loop');
-  type Round = { perSec: number; sequentialPerSec: number; p50: number; cpuMsPerCall: number; mainThreadCpuMsPerCall: number };
+  type Round = {
+    perSec: number;
+    sequentialPerSec: number;
+    p50: number;
+    cpuMsPerCall: number;
+    mainThreadCpuMsPerCall: number;
+    sleepsPerCall: number;
+  };
   const rounds: Record<string, Round[]> = { xone: [], 'xone in-loop': [] };
   try {
     for (const p of [pooled, inLoop]) {
@@ -152,8 +177,10 @@ async function throughputOnly(): Promise<void> {
       for (const p of r % 2 === 0 ? [pooled, inLoop] : [inLoop, pooled]) {
         const pid = p.pids()[0];
         const cpu0 = processCpuMs(pid);
+        const sleeps0 = processSleeps(pid);
         const many = await cheapCallThroughput(p.url, 4, 4, THROUGHPUT_MS);
         const cpu1 = processCpuMs(pid);
+        const sleeps1 = processSleeps(pid);
         const one = await cheapCallThroughput(p.url, 1, 1, THROUGHPUT_MS);
         const calls = (many.perSec * THROUGHPUT_MS) / 1000;
         const per = (a: number, b: number) => Math.round(((b - a) / calls) * 1000) / 1000;
@@ -163,6 +190,7 @@ async function throughputOnly(): Promise<void> {
           p50: one.latency.p50,
           cpuMsPerCall: per(cpu0.all, cpu1.all),
           mainThreadCpuMsPerCall: per(cpu0.main, cpu1.main),
+          sleepsPerCall: Math.round(((sleeps1 - sleeps0) / calls) * 100) / 100,
         });
       }
     }
@@ -176,6 +204,7 @@ async function throughputOnly(): Promise<void> {
     perSec: median(rounds[name].map((x) => x.perSec)),
     cpuMsPerCall: median(rounds[name].map((x) => x.cpuMsPerCall)),
     mainThreadCpuMsPerCall: median(rounds[name].map((x) => x.mainThreadCpuMsPerCall)),
+    sleepsPerCall: median(rounds[name].map((x) => x.sleepsPerCall)),
     sequentialPerSec: median(rounds[name].map((x) => x.sequentialPerSec)),
     sequentialP50Ms: median(rounds[name].map((x) => x.p50)),
     rounds: rounds[name],
@@ -201,6 +230,7 @@ async function throughputOnly(): Promise<void> {
     `rpc-isolation throughput: cheap eth_call 4x4 ${ours.perSec}/s pooled vs ${base.perSec}/s in-loop (${ratio}x, target >= 0.9: ` +
       `${ratio >= 0.9 ? 'met' : 'not met'}); one client ${ours.sequentialPerSec}/s vs ${base.sequentialPerSec}/s (${seqRatio}x); ` +
       `CPU per call ${ours.cpuMsPerCall} ms (main thread ${ours.mainThreadCpuMsPerCall}) vs ${base.cpuMsPerCall} ms (${cpuRatio}x); ` +
+      `thread sleeps per call ${ours.sleepsPerCall} vs ${base.sleepsPerCall}; ` +
       `load ${loadBefore.join('/')}\n`,
   );
 }

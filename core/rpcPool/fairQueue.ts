@@ -77,6 +77,14 @@ export class FairQueue<T> {
     this.forget(client, c);
   }
 
+  /** A job `take` handed out that did not start after all: first in its client's line again, no longer running. */
+  putBack(client: string, job: T): void {
+    const c = this.state(client);
+    c.queue.unshift(job);
+    this.queued++;
+    c.running--;
+  }
+
   /** Waiting jobs that could start now (their client is under its running cap). */
   startable(): number {
     let n = 0;

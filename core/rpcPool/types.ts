@@ -62,11 +62,23 @@ export interface SerializedError {
   meta: Record<string, unknown>;
 }
 
-/** Worker → main thread: a job's outcome, and how long it ran in the worker. */
-export type JobReply = { id: number; ok: true; value: unknown; ms: number } | { id: number; ok: false; error: SerializedError; ms: number };
+/**
+ * Worker → main thread: a job's outcome, and how long it ran in the worker; `skipped`: a job sent ahead that the main
+ * thread took back before it started (CONTROL_NEXT), dropped unrun.
+ */
+export type JobReply =
+  | { id: number; ok: true; value: unknown; ms: number }
+  | { id: number; ok: false; error: SerializedError; ms: number }
+  | { id: number; skipped: true };
 
 /** Slot of the control block holding the id of the job the main thread wants stopped. */
 export const CONTROL_INTERRUPT = 0;
 /** The worker's native-call cell (core/primitives/nativeCalls.ts): the pool terminates it only once claimed. */
 export const CONTROL_NATIVE = 1;
-export const CONTROL_SLOTS = 2;
+/**
+ * The job sent ahead to a busy worker (it waits in the worker's port behind the running one): its id while unclaimed.
+ * The worker claims it as it starts it (id -> 0); the main thread takes it back before that (id -> -id), and the
+ * worker then drops it (a `skipped` reply). Both sides move the cell by compare-exchange only.
+ */
+export const CONTROL_NEXT = 2;
+export const CONTROL_SLOTS = 3;

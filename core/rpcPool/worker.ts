@@ -25,7 +25,7 @@ import type { ChainReader } from '../store/index.ts';
 import { compact } from './compact.ts';
 import { serializeError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
-import { CONTROL_INTERRUPT, CONTROL_NATIVE, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
+import { CONTROL_INTERRUPT, CONTROL_NATIVE, CONTROL_NEXT, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
 
 /**
  * Runs one tiny eth_call at the stored head before saying ready, so the first real job does not pay for loading and
@@ -106,7 +106,7 @@ try {
       simulate: (options) => new StoreSimulateView(reader, data.config, { ...options, hosts }),
     },
   };
-  const runJob = async (req: JobRequest): Promise<JobReply> => {
+  const runJob = async (req: JobRequest): Promise<Extract<JobReply, { ms: number }>> => {
     const started = performance.now();
     current = req.id;
     ctx.budgetMs = req.budgetMs;
@@ -122,10 +122,17 @@ try {
     }
   };
 
-  // Jobs arrive one at a time (the pool never sends a second before the first is answered); a queue keeps that true.
+  // Jobs run one at a time, in the order sent: the pool may send one ahead while another runs (it then finds it
+  // here on finishing, with no wake-up), and may take that one back until it starts (CONTROL_NEXT).
   let chain: Promise<void> = Promise.resolve();
   port.on('message', (req: JobRequest) => {
     chain = chain.then(async () => {
+      // Claim the job if it was sent ahead; if the pool took it back meanwhile, drop it unrun.
+      if (Atomics.compareExchange(control, CONTROL_NEXT, -req.id, 0) === -req.id) {
+        port.postMessage({ id: req.id, skipped: true } satisfies JobReply);
+        return;
+      }
+      Atomics.compareExchange(control, CONTROL_NEXT, req.id, 0);
       const reply = await runJob(req);
       try {
         port.postMessage(reply);

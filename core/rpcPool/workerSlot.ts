@@ -10,7 +10,15 @@ import { spawnTsWorker, waitForReady } from '../runtime/spawnTsWorker.ts';
 import { compact } from './compact.ts';
 import type { RpcPoolOptions } from './options.ts';
 import { threadCpuNs } from './threadCpu.ts';
-import { CONTROL_INTERRUPT, CONTROL_NATIVE, CONTROL_SLOTS, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
+import {
+  CONTROL_INTERRUPT,
+  CONTROL_NATIVE,
+  CONTROL_NEXT,
+  CONTROL_SLOTS,
+  type JobReply,
+  type JobRequest,
+  type RpcWorkerData,
+} from './types.ts';
 
 /** How often a terminate waiting for the thread's native call to end looks again (such calls take ms). */
 const NATIVE_POLL_MS = 2;
@@ -30,6 +38,10 @@ export class WorkerSlot<J = unknown> {
   isReady = false;
   /** The job running here, if any. */
   job: J | undefined;
+  /** The job sent ahead (postAhead): it waits in the worker's port and starts as soon as `job` ends. */
+  next: J | undefined;
+  /** Id of a job sent ahead and taken back, until the worker says it dropped it: nothing is sent ahead meanwhile. */
+  takenBack: number | undefined;
   /** performance.now() of the current job's start, or of the moment the slot went idle. */
   since = performance.now();
   /** Overrun timer of the running job. */
@@ -115,6 +127,25 @@ export class WorkerSlot<J = unknown> {
    */
   post(request: JobRequest): void {
     this.worker.postMessage(compact(request));
+  }
+
+  /**
+   * Sends a job ahead, to wait behind the running one (the worker then starts it without a wake-up and without
+   * waiting for the main thread); it can be taken back until the worker starts it (takeBack).
+   */
+  postAhead(request: JobRequest): void {
+    Atomics.store(this.control, CONTROL_NEXT, request.id);
+    try {
+      this.post(request);
+    } catch (err) {
+      Atomics.store(this.control, CONTROL_NEXT, 0);
+      throw err;
+    }
+  }
+
+  /** Takes back the job `id` sent ahead: true if the worker had not started it (it will drop it unrun). */
+  takeBack(id: number): boolean {
+    return Atomics.compareExchange(this.control, CONTROL_NEXT, id, -id) === id;
   }
 
   /** Asks the running job `id` to stop (read by the worker between EVM steps and rows). */

@@ -235,6 +235,27 @@ describe('RPC execution pool', { timeout: 120_000 }, () => {
     expect(await long).toBe(2_000);
   });
 
+  it('behavior: a job waiting for the busy thread is sent ahead to it (still counted as queued); taken back before it starts, it never runs', async () => {
+    const pool = await startPool({ workers: 1 });
+    const order: string[] = [];
+    const track = (name: string, p: Promise<unknown>) => p.then((v) => (order.push(name), v));
+    const a = track('a', pool.run('spin', { ms: 300 }, scope('a')));
+    const ctl = new AbortController();
+    const b = pool.run('spin', { ms: 1 }, scope('b', { signal: ctl.signal }));
+    const c = track('c', pool.run('spin', { ms: 1 }, scope('c')));
+    // b went ahead to the only thread, c waits in the queue: both are waiting.
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 2 });
+    ctl.abort();
+    expect(toWireError(await b.catch((e: unknown) => e)).code).toBe(-32002);
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+    // The worker drops b unrun when a ends; c (sent ahead once the thread said so) runs next, then anything else.
+    expect(await c).toBe(1);
+    expect(await a).toBe(300);
+    expect(order).toEqual(['a', 'c']);
+    expect(await pool.run('spin', { ms: 2 }, scope('d'))).toBe(2);
+    expect(pool.stats()).toMatchObject({ busy: 0, queued: 0 });
+  });
+
   it('behavior: the last idle thread is kept for clients not known for long work; a newcomer starts on it at once', async () => {
     const pool = await startPool({ workers: 2, warm: 2, youngJobsAtOnce: 2 });
     // Two clients become known for long work: each job keeps its thread's CPU busy past 20 + 20 ms and is lowered.
