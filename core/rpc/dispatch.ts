@@ -215,9 +215,9 @@ export class Dispatcher {
 
   /** The success response; a large cached result as bytes around its memoized UTF-8 (no per-request encode). */
   private answer(id: unknown, result: unknown, bytes: boolean): string | Buffer {
-    if (bytes && result instanceof RawJson && result.json.length > BYTES_MIN) {
+    if (bytes && result instanceof RawJson && result.size > BYTES_MIN) {
       const head = resultResponse(id, '');
-      return Buffer.concat([Buffer.from(head.slice(0, -1), 'utf8'), result.utf8(), RESPONSE_END]);
+      return result.body(head.slice(0, -1), RESPONSE_END);
     }
     return resultResponse(id, encodeJson(result));
   }

@@ -16,6 +16,7 @@ import {
   type TransactionData,
   type TxLocation,
 } from './encode/types.ts';
+import type { RawJson } from './json.ts';
 import type { SimulateBlockOverrides, SimulatePayload } from './simulateParams.ts';
 
 export type MaybePromise<T> = T | Promise<T>;
@@ -54,9 +55,9 @@ export interface ChainView {
   getLogs(query: LogQuery, opts: LogReadOptions): MaybePromise<LogData[]>;
   /**
    * The same logs already encoded as eth_getLogs answers them (a JSON array): a view that reads in the execution pool
-   * encodes there too, so a 10,000-log answer costs the main loop no encoding.
+   * encodes there too, to UTF-8 (json.ts framedUtf8), so a 10,000-log answer costs the main loop no encoding or copy.
    */
-  getLogsJson?(query: LogQuery, opts: LogReadOptions): Promise<string>;
+  getLogsJson?(query: LogQuery, opts: LogReadOptions): Promise<RawJson>;
   /** Per-block inputs of eth_feeHistory; null past the head. */
   feeHistoryBlock(number: bigint): MaybePromise<FeeHistoryBlock | null>;
   /** Suggested priority fee (geth's gas price oracle); eth_gasPrice adds the head base fee. */

@@ -11,6 +11,7 @@ import { effectiveGasPrice, recoverSender } from '../chain/transaction/index.ts'
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import type { FeeHistoryBlock, ChainView, LogQuery, LogReadOptions } from '../rpc/interface.ts';
+import type { RawJson } from '../rpc/json.ts';
 import type { BlockData, HeaderData, LogData, ReceiptData, TransactionData, TxLocation } from '../rpc/encode/types.ts';
 import { expectedBaseFee } from '../exec/header/baseFee.ts';
 import { blobParams, forkAt } from '../chain/forks.ts';
@@ -47,14 +48,14 @@ export class StoreChainView implements ChainView {
   private genesis: GenesisRef | undefined;
 
   /** Set when eth_getLogs reads elsewhere (the node's execution pool): reads and encodes there, off this thread. */
-  readonly getLogsJson?: (query: LogQuery, opts: LogReadOptions) => Promise<string>;
+  readonly getLogsJson?: (query: LogQuery, opts: LogReadOptions) => Promise<RawJson>;
 
   constructor(
     private readonly reader: ChainReader,
     private readonly config: ChainConfig,
     private readonly currentHead: () => ChainHead,
     private readonly syncState: () => false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } = () => false,
-    offload: { getLogsJson?: (query: LogQuery, opts: LogReadOptions) => Promise<string> } = {},
+    offload: { getLogsJson?: (query: LogQuery, opts: LogReadOptions) => Promise<RawJson> } = {},
   ) {
     if (offload.getLogsJson) this.getLogsJson = offload.getLogsJson;
     this.totalDifficulty = new TotalDifficulty(reader);

@@ -22,6 +22,7 @@ import type { StoreSimulateView, SimulateViewOptions } from '../rpcBackend/simul
 import type { StoreStateView } from '../rpcBackend/stateView.ts';
 import type { StoreTraceView, TraceViewOptions } from '../rpcBackend/traceView.ts';
 import { encodeLog } from '../rpc/encode/receipt.ts';
+import { framedUtf8 } from '../rpc/json.ts';
 import type { LogQuery, RequestScope, StateOverrides, TraceFilterQuery, TraceOptions } from '../rpc/interface.ts';
 import type { SimulatePayload } from '../rpc/simulateParams.ts';
 import type { ChainReader } from '../store/index.ts';
@@ -130,10 +131,13 @@ export const POOL_JOBS = {
     requireCanonical(ctx, p.at);
     return ctx.views.exec(ctx.budgetMs).createAccessList(p.req, p.at, execOpts(p, ctx));
   },
-  /** eth_getLogs, answered as the JSON array the client gets (encoded here, not on the main loop). */
+  /**
+   * eth_getLogs, answered as the JSON array the client gets, in UTF-8 with room for the response around it (encoded
+   * here, not on the main loop; the bytes are moved to the main thread, not copied).
+   */
   getLogsJson: (p: LogsJobParams, ctx: JobContext) => {
     const logs = ctx.views.chain.getLogs(p.query, { limit: p.limit, deadline: p.deadline, signal: signalOf(ctx) });
-    return JSON.stringify(logs.map(encodeLog));
+    return framedUtf8(JSON.stringify(logs.map(encodeLog)));
   },
   /** eth_getProof. */
   getProof: (p: ProofJobParams, ctx: JobContext) => {

@@ -5,6 +5,7 @@
 import { callTimeout } from '../exec/call/timeout.ts';
 import { CoreError } from '../errors.ts';
 import { RpcError } from '../rpc/errors.ts';
+import { RawJson } from '../rpc/json.ts';
 import type {
   AccountProof,
   CallRequest,
@@ -46,13 +47,15 @@ export function pooledExecutionView(executor: RpcExecutor, evmTimeoutMs: number)
 }
 
 /** eth_getLogs as a pool job that answers the encoded JSON array (StoreChainView's `getLogsJson` offload). */
-export function pooledLogs(executor: RpcExecutor): (query: LogQuery, opts: LogReadOptions) => Promise<string> {
+export function pooledLogs(executor: RpcExecutor): (query: LogQuery, opts: LogReadOptions) => Promise<RawJson> {
   return (query, opts) =>
-    executor.run(
-      'getLogsJson',
-      { query, limit: opts.limit, deadline: opts.deadline },
-      { client: opts.client ?? 'node', deadline: opts.deadline, signal: opts.signal },
-    );
+    executor
+      .run(
+        'getLogsJson',
+        { query, limit: opts.limit, deadline: opts.deadline },
+        { client: opts.client ?? 'node', deadline: opts.deadline, signal: opts.signal },
+      )
+      .then(RawJson.framed);
 }
 
 /** eth_getProof as a pool job (StoreStateView's `getProof` offload). */

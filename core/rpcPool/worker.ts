@@ -50,6 +50,21 @@ function storedHead(reader: ChainReader): ChainHead {
   return { header: ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp), hash: row.hash };
 }
 
+/**
+ * A large answer that owns its whole buffer (eth_getLogs' encoded JSON) is moved to the main thread, not copied: the
+ * copy would be made on both threads, the main thread's on its loop.
+ */
+function transferable(reply: JobReply): ArrayBuffer[] {
+  const v = 'value' in reply ? reply.value : undefined;
+  return v instanceof Uint8Array &&
+    v.byteLength >= 64 * 1024 &&
+    v.byteOffset === 0 &&
+    v.byteLength === v.buffer.byteLength &&
+    v.buffer instanceof ArrayBuffer
+    ? [v.buffer]
+    : [];
+}
+
 /** This thread's kernel id (Linux: /proc/thread-self is PID/task/TID), or undefined where there is none. */
 function kernelThreadId(): number | undefined {
   try {
@@ -135,7 +150,7 @@ try {
       Atomics.compareExchange(control, CONTROL_NEXT, req.id, 0);
       const reply = await runJob(req);
       try {
-        port.postMessage(reply);
+        port.postMessage(reply, transferable(reply));
       } catch (err) {
         // A value that cannot be cloned is a bug in the job: answer it as an internal error, not a hung request.
         port.postMessage({ id: req.id, ok: false, error: serializeError(err), ms: reply.ms } satisfies JobReply);

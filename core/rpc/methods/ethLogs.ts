@@ -11,7 +11,7 @@ import { ParamError, jsonKind, optional, required, string } from '../params.ts';
 import { type CallContext, type MethodTable, method } from '../registry.ts';
 import { type RpcServices } from '../services.ts';
 import { RpcError } from '../errors.ts';
-import { RawJson } from '../json.ts';
+import type { RawJson } from '../json.ts';
 import { type SubscriptionKind } from '../subscriptions.ts';
 
 /** Turns criteria into a concrete query; null when the range is empty (starts past the head). */
@@ -39,7 +39,7 @@ async function runLogs(s: RpcServices, c: FilterCriteria, ctx: CallContext): Pro
   const max = s.options.logsMaxResults;
   const opts = { limit: max, deadline: ctx.deadline, signal: ctx.signal, client: ctx.client };
   // Read and encoded off the main loop when the view can (the node's execution pool).
-  if (s.deps.chain.getLogsJson) return new RawJson(await s.deps.chain.getLogsJson(q, opts));
+  if (s.deps.chain.getLogsJson) return await s.deps.chain.getLogsJson(q, opts);
   const logs = await s.deps.chain.getLogs(q, opts);
   if (logs.length > max) throw new RpcError('LIMIT_EXCEEDED', `query returned more than ${max} results`);
   return logs.map(encodeLog);
