@@ -171,6 +171,44 @@ describe('anvil_* controls with anvil answer shapes', () => {
     await call(ours.url, 'anvil_setCoinbase', ['0x0000000000000000000000000000000000000000']);
   });
 
+  it("behavior: anvil's other names for these methods (hardhat_mine, anvil_snapshot, anvil_setAutomine, ...) answer as anvil's do", async () => {
+    for (const url of [ours.url, anvil.url]) await call(url, 'evm_setAutomine', [false]);
+    const before = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { number: string; timestamp: string };
+    const [s1, s2] = await both('anvil_snapshot');
+    expect(s1).toMatch(/^0x[0-9a-f]+$/);
+    expect(s2).toMatch(/^0x[0-9a-f]+$/);
+    const [m1, m2] = await both('hardhat_mine', ['0x2']);
+    expect(m1).toBe(m2);
+    const mined = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { number: string; timestamp: string };
+    expect(BigInt(mined.number)).toBe(BigInt(before.number) + 2n);
+    const ts = BigInt(mined.timestamp) + 500n;
+    expect(await both('anvil_setNextBlockTimestamp', [`0x${ts.toString(16)}`])).toEqual([null, null]);
+    expect(await both('hardhat_setNextBlockBaseFeePerGas', ['0x800'])).toEqual([null, null]);
+    const [l1, l2] = await both('anvil_setBlockGasLimit', ['0x2faf080']);
+    expect(l1).toBe(l2);
+    expect(await both('hardhat_setCoinbase', ['0x000000000000000000000000000000000000c0de'])).toEqual([null, null]);
+    expect(await both('anvil_setLoggingEnabled', [false])).toEqual([null, null]);
+    expect(await both('hardhat_setLoggingEnabled', [true])).toEqual([null, null]);
+    expect(await both('hardhat_dropTransaction', [`0x${'11'.repeat(32)}`])).toEqual([null, null]);
+    await call(ours.url, 'evm_mine');
+    const block = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as Record<string, string>;
+    expect(BigInt(block.timestamp)).toBe(ts);
+    expect(block.baseFeePerGas).toBe('0x800');
+    expect(block.miner).toBe('0x000000000000000000000000000000000000c0de');
+    const offset = BigInt((await call(ours.url, 'anvil_increaseTime', ['0x0'])) as string);
+    expect(BigInt((await call(ours.url, 'evm_increaseTime', ['0x0'])) as string)).toBe(offset);
+    const [r1, r2] = await Promise.all([call(ours.url, 'anvil_revert', [s1]), call(anvil.url, 'anvil_revert', [s2])]);
+    expect(r1).toBe(true);
+    expect(r2).toBe(true);
+    expect((await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { number: string }).toMatchObject({
+      number: before.number,
+    });
+    expect(await both('anvil_setAutomine', [true])).toEqual([null, null]);
+    expect(await both('anvil_getAutomine')).toEqual([true, true]);
+    await both('anvil_setAutomine', [false]);
+    await call(ours.url, 'hardhat_setCoinbase', ['0x0000000000000000000000000000000000000000']);
+  });
+
   it('behavior: anvil_dropTransaction removes a pending transaction and answers its hash, then null', async () => {
     for (const url of [ours.url, anvil.url]) {
       const hash = (await call(url, 'eth_sendTransaction', [{ from: DEV0, to: DEAD, value: '0x1' }])) as string;

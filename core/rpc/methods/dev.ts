@@ -55,37 +55,60 @@ export function devMethods(s: RpcServices): MethodTable {
     dev.impersonate(a, false);
     return null;
   });
+  // anvil answers its own names and Hardhat's for these (hardhat_mine, anvil_snapshot, ...): one handler each.
+  const mineBlocks = method([optional(numberish), optional(numberish)] as const, async ([blocks, interval]) => {
+    await dev.mine(Number(blocks ?? 1n), undefined, interval);
+    return null;
+  });
+  const setNextBlockTimestamp = method([required(numberish)] as const, async ([ts]) => {
+    await dev.setNextBlockTimestamp(ts);
+    return null;
+  });
+  const setNextBlockBaseFee = method([required(quantity)] as const, async ([fee]) => {
+    await dev.setNextBlockBaseFee(fee);
+    return null;
+  });
+  const setBlockGasLimit = method([required(quantity)] as const, async ([gas]) => {
+    await dev.setBlockGasLimit(gas);
+    return true;
+  });
+  const setCoinbase = method([required(address)] as const, async ([a]) => {
+    await dev.setCoinbase(a);
+    return null;
+  });
+  const dropTransaction = method([required(hash)] as const, async ([h]) => {
+    const dropped = await dev.dropTransaction(h);
+    return dropped && bytesToHex(dropped);
+  });
+  const reset = method([optional((v: unknown) => v)] as const, async ([opts]) => {
+    if (opts !== undefined && opts !== null && typeof opts === 'object' && 'forking' in opts && opts.forking != null)
+      throw new RpcError('SERVER_ERROR', 'anvil_reset: forking is not supported by this node (only a reset to its own genesis)');
+    await dev.reset();
+    return null;
+  });
+  const snapshot = method([], async () => toQuantity(await dev.snapshot()));
+  const revert = method([required(quantity)] as const, async ([id]) => dev.revert(id));
+  const increaseTime = method([required(numberish)] as const, async ([secs]) => toQuantity(await dev.increaseTime(secs)));
+  const setLoggingEnabled = method([required(bool)] as const, () => null);
   return {
     evm_mine: method([optional(numberish)] as const, async ([timestamp]) => {
       await dev.mine(1, timestamp);
       return '0x0';
     }),
-    anvil_mine: method([optional(numberish), optional(numberish)] as const, async ([blocks, interval]) => {
-      await dev.mine(Number(blocks ?? 1n), undefined, interval);
-      return null;
-    }),
+    anvil_mine: mineBlocks,
+    hardhat_mine: mineBlocks,
     anvil_getAutomine: getAutomine,
     hardhat_getAutomine: getAutomine,
-    evm_setNextBlockTimestamp: method([required(numberish)] as const, async ([ts]) => {
-      await dev.setNextBlockTimestamp(ts);
-      return null;
-    }),
-    anvil_setNextBlockBaseFeePerGas: method([required(quantity)] as const, async ([fee]) => {
-      await dev.setNextBlockBaseFee(fee);
-      return null;
-    }),
-    evm_setBlockGasLimit: method([required(quantity)] as const, async ([gas]) => {
-      await dev.setBlockGasLimit(gas);
-      return true;
-    }),
-    anvil_setCoinbase: method([required(address)] as const, async ([a]) => {
-      await dev.setCoinbase(a);
-      return null;
-    }),
-    anvil_dropTransaction: method([required(hash)] as const, async ([h]) => {
-      const dropped = await dev.dropTransaction(h);
-      return dropped && bytesToHex(dropped);
-    }),
+    evm_setNextBlockTimestamp: setNextBlockTimestamp,
+    anvil_setNextBlockTimestamp: setNextBlockTimestamp,
+    anvil_setNextBlockBaseFeePerGas: setNextBlockBaseFee,
+    hardhat_setNextBlockBaseFeePerGas: setNextBlockBaseFee,
+    evm_setBlockGasLimit: setBlockGasLimit,
+    anvil_setBlockGasLimit: setBlockGasLimit,
+    anvil_setCoinbase: setCoinbase,
+    hardhat_setCoinbase: setCoinbase,
+    anvil_dropTransaction: dropTransaction,
+    hardhat_dropTransaction: dropTransaction,
     anvil_impersonateAccount: impersonate,
     hardhat_impersonateAccount: impersonate,
     anvil_stopImpersonatingAccount: stopImpersonating,
@@ -99,19 +122,25 @@ export function devMethods(s: RpcServices): MethodTable {
       await dev.loadState(dump);
       return true;
     }),
-    anvil_reset: method([optional((v: unknown) => v)] as const, async ([opts]) => {
-      if (opts !== undefined && opts !== null && typeof opts === 'object' && 'forking' in opts && opts.forking != null)
-        throw new RpcError('SERVER_ERROR', 'anvil_reset: forking is not supported by this node (only a reset to its own genesis)');
-      await dev.reset();
-      return null;
-    }),
+    anvil_reset: reset,
+    hardhat_reset: reset,
     evm_setAutomine: method([required(bool)] as const, ([on]) => {
       dev.setAutomine(on);
       return true;
     }),
-    evm_snapshot: method([], async () => toQuantity(await dev.snapshot())),
-    evm_revert: method([required(quantity)] as const, async ([id]) => dev.revert(id)),
-    evm_increaseTime: method([required(numberish)] as const, async ([secs]) => toQuantity(await dev.increaseTime(secs))),
+    anvil_setAutomine: method([required(bool)] as const, ([on]) => {
+      dev.setAutomine(on);
+      return null;
+    }),
+    evm_snapshot: snapshot,
+    anvil_snapshot: snapshot,
+    evm_revert: revert,
+    anvil_revert: revert,
+    evm_increaseTime: increaseTime,
+    anvil_increaseTime: increaseTime,
+    // This node logs as it always does; the call is accepted so scripts written for anvil and Hardhat run.
+    anvil_setLoggingEnabled: setLoggingEnabled,
+    hardhat_setLoggingEnabled: setLoggingEnabled,
     anvil_setBalance: setBalance,
     hardhat_setBalance: setBalance,
     anvil_setNonce: setNonce,
