@@ -272,6 +272,8 @@ export interface AccountsView {
   accounts(): Uint8Array[];
   /** Fills nonce, gas and fees as geth does, signs (or impersonates) and hands the transaction to the pool. */
   sendTransaction(req: CallRequest): Promise<Uint8Array>;
+  /** anvil's eth_sendUnsignedTransaction (dev only): filled like sendTransaction, sent unsigned from any address. */
+  sendUnsignedTransaction?(req: CallRequest): Promise<Uint8Array>;
   /** Fills and signs like sendTransaction; returns the raw signed transaction without sending it. */
   signTransaction(req: CallRequest): Promise<Uint8Array>;
   /** EIP-191 personal-message signature (eth_sign, personal_sign). */

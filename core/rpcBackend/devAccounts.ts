@@ -70,6 +70,12 @@ export class DevAccounts implements AccountsView {
     return this.deps.submit(tx, from);
   }
 
+  /** anvil's eth_sendUnsignedTransaction: sent from `from` without a signature, impersonated or not. */
+  async sendUnsignedTransaction(req: CallRequest): Promise<Uint8Array> {
+    const { unsigned, from } = await this.fill(req, false, true);
+    return this.deps.submit(impersonatedTransaction(unsigned, from), from);
+  }
+
   async signTransaction(req: CallRequest): Promise<Uint8Array> {
     const { unsigned, from } = await this.fill(req, true);
     return signTransaction(unsigned, this.keyOf(from)).raw;
@@ -106,11 +112,11 @@ export class DevAccounts implements AccountsView {
   }
 
   /** geth's setDefaults: every field the transaction needs, from the request or the node. */
-  private async fill(req: CallRequest, mustHoldKey = false): Promise<{ unsigned: UnsignedTransaction; from: Uint8Array }> {
+  private async fill(req: CallRequest, mustHoldKey = false, anyFrom = false): Promise<{ unsigned: UnsignedTransaction; from: Uint8Array }> {
     const from = req.from ?? this.order[0];
     const fromHex = hex(from);
     const held = this.keys.has(fromHex);
-    if (!held && (mustHoldKey || !(this.auto || this.impersonated.has(fromHex))))
+    if (!held && !anyFrom && (mustHoldKey || !(this.auto || this.impersonated.has(fromHex))))
       throw new RpcError('SERVER_ERROR', `unknown account ${bytesToHex(from)}`);
     const chainId = this.deps.config.chainId;
     if (req.chainId !== undefined && req.chainId !== chainId)

@@ -209,6 +209,19 @@ describe('anvil_* controls with anvil answer shapes', () => {
     await call(ours.url, 'hardhat_setCoinbase', ['0x0000000000000000000000000000000000000000']);
   });
 
+  it('behavior: eth_sendUnsignedTransaction sends from an address without a key or impersonation, as anvil', async () => {
+    const from = '0x000000000000000000000000000000000000f00d';
+    for (const url of [ours.url, anvil.url]) {
+      await call(url, 'anvil_setBalance', [from, '0xde0b6b3a7640000']);
+      await call(url, 'evm_setAutomine', [true]);
+      const hash = (await call(url, 'eth_sendUnsignedTransaction', [{ from, to: DEAD, value: '0x2' }])) as string;
+      expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+      const receipt = await waitReceipt(url, hash);
+      expect(receipt).toMatchObject({ status: '0x1', from });
+      await call(url, 'evm_setAutomine', [false]);
+    }
+  });
+
   it('behavior: anvil_dropTransaction removes a pending transaction and answers its hash, then null', async () => {
     for (const url of [ours.url, anvil.url]) {
       const hash = (await call(url, 'eth_sendTransaction', [{ from: DEV0, to: DEAD, value: '0x1' }])) as string;

@@ -42,7 +42,13 @@ export function accountMethods(s: RpcServices): MethodTable {
       eth_signTypedData_v4: method([required(address), required(typedData)] as const, ([a]) => noKeys(a)),
     };
   }
+  const sendUnsigned = accounts.sendUnsignedTransaction?.bind(accounts);
   return {
+    ...(sendUnsigned
+      ? {
+          eth_sendUnsignedTransaction: method([required(callRequest)] as const, async ([req]) => bytesToHex(await sendUnsigned(req))),
+        }
+      : {}),
     eth_accounts: method([], () => accounts.accounts().map(bytesToHex)),
     eth_sendTransaction: method([required(callRequest)] as const, async ([req]) => bytesToHex(await accounts.sendTransaction(req))),
     eth_signTransaction: method([required(callRequest)] as const, async ([req]) => bytesToHex(await accounts.signTransaction(req))),
