@@ -9,6 +9,7 @@ import { XoneError } from '../errors.ts';
 import { createSenderRecovery, type SenderRecovery } from '../runtime/recovery/index.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
 import { startHeapGuard } from '../runtime/heapGuard.ts';
+import { lowerThreadPriority } from '../runtime/threadPriority.ts';
 import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
 import { ChainService, type HeadUpdate } from './chainService.ts';
 import { packUpdates } from './packedUpdates.ts';
@@ -36,6 +37,9 @@ const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_
 let recovery: SenderRecovery | undefined;
 try {
   const data = tsWorkerData<ChainWorkerData>();
+  // A follower's import yields the core to the main thread's RPC (threadPriority.ts); a producer's chain thread keeps
+  // its priority: eth_sendRawTransaction on an automining node waits for it.
+  if (data.batch > 0) lowerThreadPriority();
   service = ChainService.open(data);
   service.afterBlock = guard.afterWork;
   if (data.recoveryWorkers)

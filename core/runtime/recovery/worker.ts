@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { chooseSecp256k1 } from '../../primitives/secp256k1/index.ts';
 import { startHeapDiag } from '../heapDiag.ts';
 import { tsWorkerData } from '../spawnTsWorker.ts';
+import { lowerThreadPriority } from '../threadPriority.ts';
 import { recoverPacked } from './packed.ts';
 import type { RecoveryWorkerData, RecoveryRequest, RecoveryResponse } from './protocol.ts';
 import { warmUp } from './warmup.ts';
@@ -10,6 +11,9 @@ import { warmUp } from './warmup.ts';
 const port = parentPort;
 if (!port) throw new Error('recovery worker must run in a worker thread');
 startHeapDiag('recovery');
+// Recovery runs for the import (a follower's batches, a big tx-pool batch): it yields the core to RPC like the chain
+// thread does (threadPriority.ts).
+lowerThreadPriority();
 const { backend: preference } = tsWorkerData<RecoveryWorkerData>();
 
 try {
