@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { cidrContains, ipBucket, parseIp, type Cidr } from '../../address/ip.ts';
 import type { GatewayMetrics } from '../../metrics/types.ts';
 

@@ -6,7 +6,7 @@ import { GatewayError } from '../../rpc/gatewayError.ts';
 const KEY_PATH = /^\/v1\/([^/?#]+)\/?(?:\?.*)?$/;
 
 /** The `/v1/<key>` key, '' for `/`, or undefined when the path is not a JSON-RPC endpoint. */
-function endpointKey(url: string): string | undefined {
+export function endpointKey(url: string): string | undefined {
   if (url === '/' || url.startsWith('/?')) return '';
   const m = KEY_PATH.exec(url);
   return m ? decodeURIComponent(m[1] as string) : undefined;

@@ -17,6 +17,7 @@ import { parseCidr, type Cidr } from '../../address/ip.ts';
 import { capConnectionsPerIp } from './connectionCap.ts';
 import { createNodeFetch } from './nodeFetch.ts';
 import { createPromMetrics } from './promMetrics.ts';
+import { rawPostServer } from './rawPostServer.ts';
 import { rpcPostListener } from './rpcPostListener.ts';
 import { RedisCache } from './redisCache.ts';
 import { createRedis, waitReady } from './redisClient.ts';
@@ -139,12 +140,23 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     },
     opts.honoOnly ? hono : rpcPostListener(gateway.answerPost, hono),
   );
+  // JSON-RPC POSTs of the plain shape are read and answered on the raw socket; the rest of a connection, from its
+  // first other request on, is node:http's (docs/decisions/0041-gateway-raw-post-server.md). honoOnly: node:http alone.
+  const raw = opts.honoOnly
+    ? undefined
+    : rawPostServer(server, gateway.answerPost, {
+        maxBodyBytes: config.limits.maxBodyBytes,
+        headersTimeoutMs,
+        requestTimeoutMs,
+        keepAliveTimeoutMs: server.keepAliveTimeout,
+      });
+  const front = raw?.server ?? server;
   const trusted = config.identity.trustedProxies.map(parseCidr).filter((x): x is Cidr => x !== undefined);
-  const stopCap = capConnectionsPerIp(server, config.limits.maxConnectionsPerIp, headersTimeoutMs, trusted, metrics);
+  const stopCap = capConnectionsPerIp(front, config.limits.maxConnectionsPerIp, headersTimeoutMs, trusted, metrics);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.listen.port, config.listen.host, () => {
-      server.off('error', reject);
+    front.once('error', reject);
+    front.listen(config.listen.port, config.listen.host, () => {
+      front.off('error', reject);
       resolve();
     });
   });
@@ -159,7 +171,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
   }
   return {
     gateway,
-    port: (server.address() as AddressInfo).port,
+    port: (front.address() as AddressInfo).port,
     adminPort: admin ? (admin.address() as AddressInfo).port : 0,
     metrics,
     metricsText,
@@ -171,8 +183,11 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
       stopWs();
       stopCap();
       for (const stop of stopFeeds) stop();
+      raw?.closeAllConnections();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      // Not listening itself behind the raw server: this only stops its timers and idle connections.
+      if (front !== server) server.close();
       await gateway.close();
       await upstreamFetch.close();
       await keyStore?.close?.();
