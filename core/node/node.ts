@@ -54,6 +54,7 @@ import { decodeTransaction, type Transaction } from '../chain/transaction/index.
 import { XoneError } from '../errors.ts';
 import type { LogData, ReceiptData } from '../rpc/encode/types.ts';
 
+import { shedExpensiveCalls } from './loadShedding.ts';
 import { blockMainLoopForTest, rpcInLoopForTest } from './testHooks.ts';
 import {
   pooledExecutionView,
@@ -248,7 +249,14 @@ export class XoneNode {
         trace: pooled ? pooledTraceView(executor, traceLimits) : new StoreTraceView(reader, chainView, config, traceLimits),
         simulate: pooled ? pooledSimulateView(executor, simulateLimits) : new StoreSimulateView(reader, config, simulateLimits),
         health: { isSyncing: () => false, headTimestamp: () => node.head.header.timestamp },
-        ...(watchdog ? { shed: () => watchdog.isShedding() } : {}),
+        ...(watchdog
+          ? {
+              shed: shedExpensiveCalls({
+                loopLate: () => watchdog.isShedding(),
+                ...(pooled ? { poolWaiting: () => executor.stats().queued } : {}),
+              }),
+            }
+          : {}),
         ...(rpcClock ? { now: rpcClock } : {}),
       },
       {
