@@ -15,11 +15,15 @@ import { getPriority, setPriority } from 'node:os';
  */
 export const IMPORT_THREAD_NICE = 5;
 
-/** Raises the calling thread's nice value by `steps` (at most 19); false where it cannot (not Linux, refused). */
+/**
+ * Sets the calling thread's nice value to the main thread's plus `steps` (at most 19); false where it cannot (not
+ * Linux, refused). Counted from the main thread (its id is the pid), not from this thread: a thread inherits its
+ * creator's nice, and the recovery workers are started by the already lowered chain thread.
+ */
 export function lowerThreadPriority(steps: number = IMPORT_THREAD_NICE): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    setPriority(Math.min(19, getPriority() + steps));
+    setPriority(Math.min(19, getPriority(process.pid) + steps));
     return true;
   } catch {
     return false;
