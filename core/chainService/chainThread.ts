@@ -6,7 +6,7 @@
 import type { Worker } from 'node:worker_threads';
 import { XoneError } from '../errors.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
-import { exposeGcToNewThreads } from '../runtime/heapGuard.ts';
+import { collectThisThreadSoon, exposeGcToNewThreads } from '../runtime/heapGuard.ts';
 import { spawnTsWorker, waitForReady } from '../runtime/spawnTsWorker.ts';
 import type { ChainServiceOptions } from './chainService.ts';
 import { unpackUpdates, type PackedHeadUpdate } from './packedUpdates.ts';
@@ -33,7 +33,12 @@ export class ChainThread implements Async<ChainApi> {
     this.worker = worker;
     await waitForReady(worker, 120_000);
     worker.on('message', (msg: ChainReply | { type: string }) => {
-      if ('type' in msg) return;
+      if ('type' in msg) {
+        // The chain thread's idle GC: a follower's main thread gives back the young generation an import grew, too
+        // (a producer's main thread is the dev chain's RPC: no pause of its loop after every idle period).
+        if (msg.type === 'idle' && this.options.batch > 0) collectThisThreadSoon();
+        return;
+      }
       const p = this.pending.get(msg.id);
       if (!p) return;
       this.pending.delete(msg.id);

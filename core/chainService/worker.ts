@@ -32,7 +32,11 @@ const CHAIN_HEAP_SOFT_LIMIT = 96 << 20;
  */
 const RECOVERY_IDLE_STOP_MS = 5_000;
 let service: ChainService | undefined;
-const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_000, onIdle: () => service?.releaseCaches() });
+const onIdle = (): void => {
+  service?.releaseCaches();
+  port.postMessage({ type: 'idle' }); // the main thread settles its heap too (collectThisThreadSoon)
+};
+const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_000, onIdle });
 
 let recovery: SenderRecovery | undefined;
 try {

@@ -63,4 +63,21 @@ describe('startHeapGuard', () => {
       }
     },
   );
+
+  it(
+    'behavior: collectThisThreadSoon runs a major GC after the settle time, with or without gc of its own (the main thread has none)',
+    { timeout: 60_000 },
+    async () => {
+      const worker = spawnTsWorker(new URL('./fixtures/settledYoungGen.ts', import.meta.url), {});
+      try {
+        const report = await new Promise<{ majorsBefore: number; majorsAfter: number }>((resolve, reject) => {
+          worker.on('error', reject);
+          worker.on('message', resolve);
+        });
+        expect(report.majorsAfter, JSON.stringify(report)).toBeGreaterThanOrEqual(1);
+      } finally {
+        await worker.terminate();
+      }
+    },
+  );
 });
