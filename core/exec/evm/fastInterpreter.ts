@@ -35,8 +35,23 @@ import { installSyncMemoryGas, installWordOps } from './wordOps.ts';
 export { FAST_INTERPRETER_EVM_VERSION } from './internals.ts';
 export type { StepHook, StepWatch } from './fastLoop.ts';
 
-/** Per enabled EVM: jump analyses keyed by the code array (the state layer hands out one array per code hash). */
+/** EVMs on the fast paths. */
+const enabled = new WeakSet<object>();
+/**
+ * Jump analyses per opcode table, keyed by the code array (the state layer hands out one array per code hash). An
+ * analysis holds its table's entries; a tracer swaps in a table of its own (trace/hooks.ts), whose analyses stay with
+ * it while the EVM's own table keeps its analyses for the untraced jobs.
+ */
 const analyses = new WeakMap<object, WeakMap<Uint8Array, JumpAnalysis>>();
+
+function analysesOf(table: object): WeakMap<Uint8Array, JumpAnalysis> {
+  let cache = analyses.get(table);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    analyses.set(table, cache);
+  }
+  return cache;
+}
 const fastCommons = new WeakSet<object>();
 const watches = new WeakMap<object, StepWatch>();
 const stepHooks = new WeakMap<object, StepHook>();
@@ -45,9 +60,8 @@ function installLoop(lib: EvmLibraryInternals): void {
   const proto = lib.interpreterProto;
   const libraryRun = proto.run;
   proto.run = function run(this: InterpreterInternals, code: Uint8Array, opts: { pc?: number } = {}) {
-    const cache = analyses.get(this._evm);
-    if (cache === undefined || !fastLoopApplies(this, code, opts)) return libraryRun.call(this, code, opts);
-    return fastRun(this, code, cache, watches.get(this._evm), stepHooks.get(this._evm));
+    if (!enabled.has(this._evm) || !fastLoopApplies(this, code, opts)) return libraryRun.call(this, code, opts);
+    return fastRun(this, code, analysesOf(this._evm._opcodeMap), watches.get(this._evm), stepHooks.get(this._evm));
   };
 }
 
@@ -89,7 +103,7 @@ export interface FastInterpreterStatus {
 export function enableFastInterpreter(evm: EVM): FastInterpreterStatus {
   if (typeof lib === 'string' || runFrame === undefined) return { enabled: false, reason: lib as string };
   fastEipLookup((evm as unknown as { common: CommonLike }).common);
-  analyses.set(evm, new WeakMap());
+  enabled.add(evm);
   const internals = evm as unknown as { _opcodeMap: OpcodeEntry[]; common: CommonLike };
   installWordOps(internals._opcodeMap);
   installStackOps(internals._opcodeMap, internals.common);
@@ -121,17 +135,9 @@ export function setStepWatch(evm: EVM, watch: StepWatch | undefined): StepWatch 
   return before;
 }
 
-/**
- * Drops `evm`'s cached jump analyses, which hold its opcode table's entries: needed after the table is swapped
- * (tracing hooks wrap some of its handlers), or frames would keep running the entries cached before the swap.
- */
-export function resetJumpAnalyses(evm: EVM): void {
-  if (analyses.has(evm)) analyses.set(evm, new WeakMap());
-}
-
 /** Whether `evm` runs on the fast paths. */
 export function isFastInterpreter(evm: EVM): boolean {
-  return analyses.has(evm);
+  return enabled.has(evm);
 }
 
 /**

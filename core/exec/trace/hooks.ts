@@ -9,7 +9,7 @@
  */
 import type { EVM } from '@ethereumjs/evm';
 import { bigIntToBytes, generateAddress, generateAddress2 } from '@ethereumjs/util';
-import { isFastInterpreter, resetJumpAnalyses, setStepHook, setStepWatch, type StepHook } from '../evm/fastInterpreter.ts';
+import { isFastInterpreter, setStepHook, setStepWatch, type StepHook } from '../evm/fastInterpreter.ts';
 import { keyOf } from '../../state/keys.ts';
 import { writeWord } from '../evm/wordOps.ts';
 
@@ -254,50 +254,74 @@ const ARG_COUNT: Readonly<Record<CallType, number>> = {
   SELFDESTRUCT: 1,
 };
 
-/**
- * Attaches `hooks` to `evm` and returns the function that detaches them. `balanceOf` reads the current state (the
- * SELFDESTRUCT frame's value); `deadline` is checked at every call frame and every so many opcodes and stops the
- * run by throwing. While a trace runs, the event loop gets a turn every few milliseconds (a trace run in-thread must
- * not stall the node).
- */
-export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Uint8Array) => bigint, deadline?: () => void): () => void {
-  const internals = evm as unknown as EvmInternals;
-  const fast = isFastInterpreter(evm) && !internals.DEBUG && !internals.common.isActivatedEIP(7928);
-  const original = internals._opcodeMap;
-  const map = [...original];
+/** What the wrapped opcode handlers of a traced table read: the trace attached now, and its per-run state. */
+interface TraceContext {
+  hooks: TraceHooks;
+  balanceOf: (address: Uint8Array) => bigint;
+  deadline: (() => void) | undefined;
   /** The type of the frame the next message opens (set by the opcode that makes it). */
-  let nextType: CallType | undefined;
+  nextType: CallType | undefined;
   /** Messages the EVM has started so far (a call op that starts none was refused). */
-  let messages = 0;
+  messages: number;
   /** Per depth: the return data of the last call made at that depth (library loop: RETURNDATA of geth's OnOpcode). */
-  const lastReturn: Uint8Array[] = [];
+  lastReturn: Uint8Array[];
+  /** JUMPDESTs run (library loop: every YIELD_EVERY of them the event loop gets a turn). */
+  jumpdests: number;
+  /** A trace is attached through this table now. */
+  active: boolean;
+}
+
+/** An opcode table with the hooks' wrappers, and the context they read. */
+interface TracedTable {
+  map: (OpcodeEntry | undefined)[];
+  ctx: TraceContext;
+}
+
+/**
+ * Traced tables kept per EVM table and kind of hooks: the fast loop caches jump analyses per table
+ * (fastInterpreter.ts), so a table made afresh for every trace had every contract analysed again per trace (~3 % of
+ * a 200-call callTracer trace, issue #15). The wrappers read the attached trace from their table's context.
+ */
+const tracedTables = new WeakMap<(OpcodeEntry | undefined)[], Map<string, TracedTable>>();
+
+/** `original` with the wrappers `hooks` need (which hooks there are, not which functions, decides the table). */
+function buildTracedTable(original: (OpcodeEntry | undefined)[], hooks: TraceHooks, fast: boolean): TracedTable {
+  const map = [...original];
+  const ctx: TraceContext = {
+    hooks,
+    balanceOf: () => 0n,
+    deadline: undefined,
+    nextType: undefined,
+    messages: 0,
+    lastReturn: [],
+    jumpdests: 0,
+    active: false,
+  };
   const wrap = (op: number, before: (rs: RunState) => void): void => {
     const entry = original[op];
     if (entry === undefined) return;
     map[op] = { ...entry, opHandler: (rs, common) => (before(rs), entry.opHandler(rs, common)) };
   };
   if (hooks.onEnter || hooks.onExit) {
-    const onEnter = hooks.onEnter;
-    const onExit = hooks.onExit;
     for (const [op, type] of Object.entries(CALL_OPS)) {
       const entry = original[Number(op)];
       if (entry === undefined) continue;
       map[Number(op)] = {
         ...entry,
         opHandler: (rs, common) => {
-          nextType = type;
-          const seen = messages;
+          ctx.nextType = type;
+          const seen = ctx.messages;
           // Read before the op pops them; the gas handler has already set the gas the call passes on.
           const args = rs.stack.peek(ARG_COUNT[type]);
           const pending: PendingCall = { type, args, error: refusal(rs, type, args) };
           const gas = rs.messageGasLimit ?? 0n;
           const after = (): void => {
-            nextType = undefined;
+            ctx.nextType = undefined;
             // A call that opens no frame: geth still shows one, with its error and no gas used.
-            if (messages !== seen || pending.error === undefined) return;
+            if (ctx.messages !== seen || pending.error === undefined) return;
             const frame = refusedFrame(rs, pending, gas);
-            onEnter?.(frame);
-            onExit?.({
+            ctx.hooks.onEnter?.(frame);
+            ctx.hooks.onExit?.({
               depth: frame.depth,
               output: new Uint8Array(0),
               gasUsed: 0n,
@@ -309,7 +333,7 @@ export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Ui
           const done = entry.opHandler(rs, common);
           if (done instanceof Promise)
             return done.then(after, (err: unknown) => {
-              nextType = undefined;
+              ctx.nextType = undefined;
               throw err;
             });
           after();
@@ -320,29 +344,84 @@ export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Ui
     wrap(0xff, (rs) => {
       const [beneficiary] = rs.stack.peek(1);
       const from = rs.interpreter.getAddress().bytes;
-      const value = balanceOf(from);
-      const depth = lastReturn.length;
-      onEnter?.({ depth, type: 'SELFDESTRUCT', from, to: word20(beneficiary), input: new Uint8Array(0), gas: 0n, value });
-      onExit?.({ depth, output: new Uint8Array(0), gasUsed: 0n, error: undefined, reverted: false, created: undefined });
+      const value = ctx.balanceOf(from);
+      const depth = ctx.lastReturn.length;
+      ctx.hooks.onEnter?.({ depth, type: 'SELFDESTRUCT', from, to: word20(beneficiary), input: new Uint8Array(0), gas: 0n, value });
+      ctx.hooks.onExit?.({ depth, output: new Uint8Array(0), gasUsed: 0n, error: undefined, reverted: false, created: undefined });
     });
   }
   if (hooks.onLog) {
-    const onLog = hooks.onLog;
     for (let n = 0; n <= 4; n++) {
       wrap(0xa0 + n, (rs) => {
         const items = rs.stack.peek(2 + n);
         const [offset, size] = items;
         const data = size === 0n ? new Uint8Array(0) : rs.memory.read(Number(offset), Number(size)).slice();
-        onLog({ address: rs.interpreter.getAddress().bytes, topics: items.slice(2).map(word32), data });
+        ctx.hooks.onLog?.({ address: rs.interpreter.getAddress().bytes, topics: items.slice(2).map(word32), data });
       });
     }
   }
   if (hooks.onStorage) {
-    const onStorage = hooks.onStorage;
-    const touch = (rs: RunState): void => onStorage(rs.interpreter.getAddress().bytes, word32(rs.stack.peek(1)[0]));
+    const touch = (rs: RunState): void => ctx.hooks.onStorage?.(rs.interpreter.getAddress().bytes, word32(rs.stack.peek(1)[0]));
     wrap(0x54, touch);
     wrap(0x55, touch);
   }
+  if (!fast) {
+    // JUMPDEST starts every loop iteration: the deadline check, and every YIELD_EVERY of them one turn of the event
+    // loop (the op is marked async so the library awaits it), so a trace run in-thread never stalls the node.
+    const entry = map[0x5b];
+    if (entry !== undefined) {
+      const info = entry.opcodeInfo as Record<string, unknown>;
+      map[0x5b] = {
+        ...entry,
+        opcodeInfo: { ...info, isAsync: true },
+        opHandler: (rs, common) => {
+          ctx.deadline?.();
+          entry.opHandler(rs, common);
+          return ++ctx.jumpdests % YIELD_EVERY === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
+        },
+      };
+    }
+  }
+  return { map, ctx };
+}
+
+/** The traced table for `original` and this kind of hooks, made once and reused while no other trace holds it. */
+function tracedTable(original: (OpcodeEntry | undefined)[], hooks: TraceHooks, fast: boolean): TracedTable {
+  const kind = `${hooks.onEnter || hooks.onExit ? 1 : 0}${hooks.onLog ? 1 : 0}${hooks.onStorage ? 1 : 0}${fast ? 1 : 0}`;
+  let byKind = tracedTables.get(original);
+  if (byKind === undefined) {
+    byKind = new Map();
+    tracedTables.set(original, byKind);
+  }
+  const kept = byKind.get(kind);
+  if (kept !== undefined && !kept.ctx.active) return kept;
+  const made = buildTracedTable(original, hooks, fast);
+  // A trace attached over another on the same table (not done today) gets a table of its own, not kept.
+  if (kept === undefined) byKind.set(kind, made);
+  return made;
+}
+
+/**
+ * Attaches `hooks` to `evm` and returns the function that detaches them. `balanceOf` reads the current state (the
+ * SELFDESTRUCT frame's value); `deadline` is checked at every call frame and every so many opcodes and stops the
+ * run by throwing. While a trace runs, the event loop gets a turn every few milliseconds (a trace run in-thread must
+ * not stall the node).
+ */
+export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Uint8Array) => bigint, deadline?: () => void): () => void {
+  const internals = evm as unknown as EvmInternals;
+  const fast = isFastInterpreter(evm) && !internals.DEBUG && !internals.common.isActivatedEIP(7928);
+  const original = internals._opcodeMap;
+  const table = tracedTable(original, hooks, fast);
+  const ctx = table.ctx;
+  ctx.hooks = hooks;
+  ctx.balanceOf = balanceOf;
+  ctx.deadline = deadline;
+  ctx.nextType = undefined;
+  ctx.messages = 0;
+  ctx.lastReturn = [];
+  ctx.jumpdests = 0;
+  ctx.active = true;
+  const lastReturn = ctx.lastReturn;
   let restoreWatch: (() => void) | undefined;
   if (fast) {
     // Deadline checks and event-loop turns from the fast loop's step watch: no opcode handler becomes async.
@@ -362,27 +441,9 @@ export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Ui
       },
     });
     restoreWatch = () => void setStepWatch(evm, before);
-  } else {
-    // JUMPDEST starts every loop iteration: the deadline check, and every YIELD_EVERY of them one turn of the event
-    // loop (the op is marked async so the library awaits it), so a trace run in-thread never stalls the node.
-    const entry = map[0x5b];
-    if (entry !== undefined) {
-      let n = 0;
-      const info = entry.opcodeInfo as Record<string, unknown>;
-      map[0x5b] = {
-        ...entry,
-        opcodeInfo: { ...info, isAsync: true },
-        opHandler: (rs, common) => {
-          deadline?.();
-          entry.opHandler(rs, common);
-          return ++n % YIELD_EVERY === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
-        },
-      };
-    }
   }
-  internals._opcodeMap = map;
-  // Cached jump analyses hold the old table's entries.
-  if (fast) resetJumpAnalyses(evm);
+  // The fast loop keeps jump analyses per table (fastInterpreter.ts): this table's stay with it for the next trace.
+  internals._opcodeMap = table.map;
 
   const listeners: [string, (...a: never[]) => void][] = [];
   const listen = (event: string, fn: (...a: never[]) => void): void => {
@@ -391,11 +452,11 @@ export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Ui
   };
   listen('beforeMessage', (msg: MessageLike) => {
     deadline?.();
-    messages++;
+    ctx.messages++;
     lastReturn[msg.depth] = new Uint8Array(0);
     if (!hooks.onEnter) return;
-    let type: CallType = nextType ?? (msg.to === undefined ? (msg.salt ? 'CREATE2' : 'CREATE') : 'CALL');
-    nextType = undefined;
+    let type: CallType = ctx.nextType ?? (msg.to === undefined ? (msg.salt ? 'CREATE2' : 'CREATE') : 'CALL');
+    ctx.nextType = undefined;
     if (msg.depth === 0) type = msg.to === undefined ? 'CREATE' : 'CALL';
     const code = msg._codeAddress?.bytes;
     const from = type === 'DELEGATECALL' ? (msg.to?.bytes ?? msg.caller.bytes) : msg.caller.bytes;
@@ -485,8 +546,8 @@ export function attachHooks(evm: EVM, hooks: TraceHooks, balanceOf: (address: Ui
   }
   return () => {
     internals._opcodeMap = original;
+    ctx.active = false;
     if (fast) {
-      resetJumpAnalyses(evm);
       setStepHook(evm, undefined);
       restoreWatch?.();
     }
