@@ -127,6 +127,16 @@ describe("a message no gas limit makes valid, in geth's words", () => {
     expect((estimate as CallError).message).toMatch(/^max priority fee per gas higher than max fee per gas: address 0x[0-9a-fA-F]{40}, /);
   });
 
+  it.each([
+    ['a loop of SSTOREs with a refund', '6001600055' + '6000600055' + '6002600155' + '00'],
+    ['a call that needs its 1/64 kept back (identity precompile, must succeed)', '60006000600060006000' + '6004' + '5a' + 'f1' + '15' + '6013' + '57' + '00' + '5b' + 'fe'],
+  ])('behavior: the estimate of %s is the smallest limit that works (one less fails)', async (_what, code) => {
+    const req: CallRequest = { from, data: hexToBytes(`0x${code}`) };
+    const e = await estimateGas(req, env);
+    expect((await call({ ...req, gas: e }, env)).error).toBeUndefined();
+    expect((await call({ ...req, gas: e - 1n }, env)).error).toBeDefined();
+  });
+
   it('behavior: a gas limit below the intrinsic gas still makes the search raise the limit', async () => {
     expect(await estimateGas({ from, to, value: 1n }, env)).toBe(21_000n);
   });

@@ -1,7 +1,9 @@
 /**
  * eth_estimateGas: the smallest gas limit with which the message succeeds, by binary search between the intrinsic
  * gas and the cap (geth's algorithm: one run at the upper bound, then an optimistic guess from the gas it used, then
- * bisection). A message that fails even at the upper bound reports why: its revert data, or the allowance; one
+ * bisection). Before bisecting, the gas the run at the upper bound drew (before its refund) is tried, and one less:
+ * a message without calls that need the 63/64 reserve succeeds at exactly that, so the answer takes 3 runs instead
+ * of ~15 and is the same smallest limit the bisection finds (the search assumes success is monotonic in the limit). A message that fails even at the upper bound reports why: its revert data, or the allowance; one
  * that no gas limit makes valid (a fee cap below the base fee, ...) reports that.
  */
 import { forkAt } from '../../chain/forks.ts';
@@ -20,16 +22,16 @@ export async function estimateGas(req: CallRequest, env: CallEnvironment, option
   if (req.gas === undefined && env.header.gasLimit < hi) hi = env.header.gasLimit;
   const { tx } = messageOf(req, env, hi);
   let lo = intrinsicGas(tx, fork) - 1n;
-  const ok = async (gas: bigint): Promise<{ ok: boolean; gasUsed: bigint; error?: string; data?: Uint8Array }> => {
+  const ok = async (gas: bigint): Promise<{ ok: boolean; gasUsed: bigint; drawn: bigint; error?: string; data?: Uint8Array }> => {
     try {
       const r = await execute(req, env, gas, opts);
-      return { ok: r.status === 1, gasUsed: r.gasUsed, error: r.error, data: r.returnValue };
+      return { ok: r.status === 1, gasUsed: r.gasUsed, drawn: r.gasBeforeRefund ?? r.gasUsed, error: r.error, data: r.returnValue };
     } catch (err) {
       // Too little gas for the intrinsic or floor cost is a failure the search raises the limit past; any other
       // invalid message (fee cap below the base fee, tip above the fee cap, ...) fails at every limit and is the
       // answer, in geth's words (its estimator bails out with the consensus error too).
       if (err instanceof CallError && err.code === 'CALL_INVALID' && GAS_SHORTFALLS.has(String(err.meta.txCode)))
-        return { ok: false, gasUsed: 0n, error: err.message };
+        return { ok: false, gasUsed: 0n, drawn: 0n, error: err.message };
       throw err;
     }
   };
@@ -46,6 +48,14 @@ export async function estimateGas(req: CallRequest, env: CallEnvironment, option
     if (exact.ok) return top.gasUsed;
   }
   if (top.gasUsed - 1n > lo) lo = top.gasUsed - 1n;
+  // The gas drawn at the upper bound is enough when no call kept back its 1/64: then it is the answer if one less fails.
+  if (top.drawn > lo && top.drawn < hi) {
+    if ((await ok(top.drawn)).ok) {
+      hi = top.drawn;
+      if (!(await ok(top.drawn - 1n)).ok) return hi;
+      hi = top.drawn - 1n; // one less works too (a refund or gas check that the drawn figure overstates): bisect below
+    } else lo = top.drawn;
+  }
   // Optimistic guess: gas used plus the call stipend headroom and the 63/64 rule usually suffices.
   const guess = ((top.gasUsed + 2300n) * 64n) / 63n;
   if (guess < hi && (await ok(guess)).ok) hi = guess;
