@@ -129,7 +129,10 @@ describe("a message no gas limit makes valid, in geth's words", () => {
 
   it.each([
     ['a loop of SSTOREs with a refund', '6001600055' + '6000600055' + '6002600155' + '00'],
-    ['a call that needs its 1/64 kept back (identity precompile, must succeed)', '60006000600060006000' + '6004' + '5a' + 'f1' + '15' + '6013' + '57' + '00' + '5b' + 'fe'],
+    [
+      'a call that needs its 1/64 kept back (identity precompile, must succeed)',
+      '60006000600060006000' + '6004' + '5a' + 'f1' + '15' + '6013' + '57' + '00' + '5b' + 'fe',
+    ],
   ])('behavior: the estimate of %s is the smallest limit that works (one less fails)', async (_what, code) => {
     const req: CallRequest = { from, data: hexToBytes(`0x${code}`) };
     const e = await estimateGas(req, env);
