@@ -137,7 +137,7 @@ const INTERNAL_ERROR =
  * plain shape (HTTP/1.1, one Content-Length within the body limit, no Transfer-Encoding, Expect or Upgrade) itself:
  * one string parse of the header block, the pipeline, one socket write per answer (several, when pipelined answers
  * are ready together). node:http's IncomingMessage/ServerResponse machinery was the largest share of a cached hit's
- * CPU (docs/decisions/0041-gateway-raw-post-server.md). Anything else on the connection (another method or path, a
+ * CPU (docs/decisions/0042-gateway-raw-post-server.md). Anything else on the connection (another method or path, a
  * chunked or oversized body, Expect: 100-continue, a WebSocket upgrade, a malformed request) hands the connection,
  * from that request on and once every earlier answer is written, to `http` with the bytes already read: node:http
  * answers it exactly as before. Pipelined requests are answered in order; a client that half-closes gets its answers

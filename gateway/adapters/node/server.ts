@@ -141,7 +141,7 @@ export async function startGateway(config: GatewayConfig, opts: StartOptions = {
     opts.honoOnly ? hono : rpcPostListener(gateway.answerPost, hono),
   );
   // JSON-RPC POSTs of the plain shape are read and answered on the raw socket; the rest of a connection, from its
-  // first other request on, is node:http's (docs/decisions/0041-gateway-raw-post-server.md). honoOnly: node:http alone.
+  // first other request on, is node:http's (docs/decisions/0042-gateway-raw-post-server.md). honoOnly: node:http alone.
   const raw = opts.honoOnly
     ? undefined
     : rawPostServer(server, gateway.answerPost, {
