@@ -104,7 +104,7 @@ export const RPC_ERRORS = {
     code: -32005,
     message: 'limit exceeded',
     httpStatus: 429,
-    when: 'Rate bucket empty for the client IP, or the execution pool cannot queue the call (the client already has 16 waiting, or the pool is full), both at once with HTTP 429 + Retry-After; load shedding refuses an expensive method; eth_getLogs range/result caps.',
+    when: 'Rate bucket empty for the client IP, or the execution pool cannot queue the call (the client already has 16 waiting, or the pool is full), both at once with HTTP 429 + Retry-After; load shedding (event loop 100 ms late while pool calls wait) refuses an expensive method; eth_getLogs range/result caps.',
   },
   SIM_NONCE_TOO_LOW: {
     code: -38010,
