@@ -5,11 +5,11 @@
  * Touched = read through the transaction's own overlay (RecordingReader), which covers what geth's opcode lookups
  * and its from/to/coinbase lookups cover. Options disableCode, disableStorage.
  */
-import { EMPTY_ACCOUNT, type AccountState } from '../../state/account.ts';
+import { EMPTY_ACCOUNT, isEmptyAccount, type AccountState } from '../../state/account.ts';
 import type { StateReader } from '../../state/interface.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
 import { bytesOfKey, keyOf } from '../../state/keys.ts';
-import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
+import { bytesToHex, plainHex, toQuantity } from '../../primitives/hex.ts';
 
 export interface PrestateTracerConfig {
   diffMode?: boolean;
@@ -61,9 +61,10 @@ interface AccountJson {
   storage?: Record<string, string>;
 }
 
-const word = (v: Uint8Array): string => '0x' + Buffer.from(v).toString('hex').padStart(64, '0');
-const exists = (a: AccountState | undefined | null): boolean =>
-  a != null && (a.nonce > 0n || a.balance > 0n || keyOf(a.codeHash) !== keyOf(EMPTY_ACCOUNT.codeHash));
+/** A storage value as geth's tracers print it: 32 bytes, left-padded. */
+export const word = (v: Uint8Array): string => '0x' + plainHex(v).padStart(64, '0');
+/** EIP-161: an empty account does not exist. */
+export const exists = (a: AccountState | undefined | null): a is AccountState => a != null && !isEmptyAccount(a);
 
 /**
  * The answer for one transaction: `pre` = the recorder (values before), `post` = the transaction's overlay after it

@@ -9,7 +9,7 @@ import { EMPTY_ACCOUNT, type AccountState } from '../../state/account.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
 import { bytesOfKey, keyOf } from '../../state/keys.ts';
 import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
-import type { RecordingReader } from './prestateTracer.ts';
+import { exists, word, type RecordingReader } from './prestateTracer.ts';
 
 type Delta = '=' | { '+': string } | { '-': string } | { '*': { from: string; to: string } };
 
@@ -21,10 +21,6 @@ interface AccountDiff {
 }
 
 const EMPTY_CODE_KEY = keyOf(EMPTY_ACCOUNT.codeHash);
-const word = (v: Uint8Array): string => '0x' + Buffer.from(v).toString('hex').padStart(64, '0');
-/** EIP-161: an empty account does not exist. */
-const exists = (a: AccountState | undefined): a is AccountState =>
-  a !== undefined && (a.nonce > 0n || a.balance > 0n || keyOf(a.codeHash) !== EMPTY_CODE_KEY);
 
 function delta(from: string, to: string): Delta {
   return from === to ? '=' : { '*': { from, to } };
