@@ -61,6 +61,12 @@ export interface StateTestJson {
 /** Outcome of one (test, fork, index) case. */
 export type StateCaseResult = CaseResult;
 
+/**
+ * The base fee of a London-or-later case whose env has none: retesteth's genesis base fee is 0x10, so the block after
+ * it has 0x0a, the value geth's and the reference runners use.
+ */
+const DEFAULT_BASE_FEE = '0x0a';
+
 /** geth's test BLOCKHASH: keccak256 of the decimal block number. */
 function vmTestBlockHash(n: bigint): Uint8Array {
   return keccak256(new TextEncoder().encode(n.toString()));
@@ -104,7 +110,8 @@ function buildTx(json: StateTestJson['transaction'], idx: PostEntry['indexes']):
     gasLimit: vBig(json.gasLimit[idx.gas]),
     gasPrice,
     maxFeePerGas: gasPrice,
-    maxPriorityFeePerGas: isFeeMarket ? vBig(json.maxPriorityFeePerGas) : gasPrice,
+    // As geth's runner: a fee-market transaction without a tip field tips up to its fee cap.
+    maxPriorityFeePerGas: isFeeMarket && json.maxPriorityFeePerGas !== undefined ? vBig(json.maxPriorityFeePerGas) : gasPrice,
     to: json.to === '' || json.to === undefined ? undefined : vAddress(json.to),
     value: vBig(json.value[idx.value]),
     data: vBytes(json.data[idx.data]),
@@ -176,7 +183,7 @@ async function runCase(test: StateTestJson, fork: Fork, entry: PostEntry, hosts:
     gasLimit: vBig(env.currentGasLimit),
     difficulty: paris ? 0n : vBig(env.currentDifficulty),
     prevRandao: paris && env.currentRandom !== undefined ? vBytes(env.currentRandom) : new Uint8Array(32),
-    baseFee: env.currentBaseFee === undefined || !isForkActive(fork, 'London') ? undefined : vBig(env.currentBaseFee),
+    baseFee: isForkActive(fork, 'London') ? vBig(env.currentBaseFee ?? DEFAULT_BASE_FEE) : undefined,
     ...blobEnv(fork, env),
     blockHash: vmTestBlockHash,
   };

@@ -60,3 +60,65 @@ describe('statetest runner reads every quantity form of the vectors', () => {
     expect(result?.reason).toMatch(/^unexpected exception: value higher than 2\^256-1/);
   });
 });
+
+const SENDER = '0xa94f5374fce5edbc8e2a8697c15331677e6ebf0b';
+const RECIPIENT = '0xd0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0';
+const COINBASE = '0x2adc25665018aa1fe0e6bc666dac8fc2697ff9ba';
+
+/** The root of an allocation of plain accounts (no code, no storage), computed without the executor. */
+function rootOf(accounts: Record<string, { balance: bigint; nonce: bigint }>): string {
+  const alloc = Object.fromEntries(
+    Object.entries(accounts).map(([a, { balance, nonce }]) => [
+      a,
+      { balance: `0x${balance.toString(16)}`, nonce: `0x${nonce.toString(16)}`, code: '0x', storage: {} },
+    ]),
+  );
+  return bytesToHex(applyAlloc(new MemoryState(), allocOf(alloc)));
+}
+
+/** A 21000-gas transfer of 1 wei in a London-or-later block; `env` and `fees` vary what the runner must fill in. */
+function transferTest(
+  env: Record<string, string>,
+  fees: Record<string, string>,
+  post: Record<string, StateTestJson['post'][string]>,
+): StateTestJson {
+  return {
+    env: {
+      currentCoinbase: COINBASE,
+      currentDifficulty: '0x020000',
+      currentGasLimit: '0x05500000',
+      currentNumber: '0x01',
+      currentRandom: `0x${'00'.repeat(29)}020000`,
+      currentTimestamp: '0x03e8',
+      ...env,
+    },
+    pre: { [SENDER]: { balance: '0x3b9aca00', code: '0x', nonce: '0x00', storage: {} } },
+    post,
+    transaction: { data: ['0x'], gasLimit: ['0x5208'], nonce: '0x00', secretKey: SENDER_KEY, to: RECIPIENT, value: ['0x01'], ...fees },
+  };
+}
+
+describe('statetest runner fills in what a vector leaves out, as geth runs it', () => {
+  const entry = (hash: string) => [{ hash, logs: EMPTY_LOGS, indexes: { data: 0, gas: 0, value: 0 } }];
+
+  it('behavior: a London case without currentBaseFee runs with base fee 0x0a (a 10 wei gas price leaves the coinbase no tip)', async () => {
+    // 1e9 - 1 wei - 21000 gas x 10 wei, all of it burnt: the coinbase gets nothing and stays absent.
+    const hash = rootOf({ [SENDER]: { balance: 1_000_000_000n - 1n - 210_000n, nonce: 1n }, [RECIPIENT]: { balance: 1n, nonce: 0n } });
+    const test = transferTest({}, { gasPrice: '0x0a' }, { London: entry(hash), Cancun: entry(hash) });
+    expect(await runStateTest('nobasefee', test, ['London', 'Cancun'])).toEqual([
+      { name: 'nobasefee/London/0 (d0 g0 v0)', ok: true },
+      { name: 'nobasefee/Cancun/0 (d0 g0 v0)', ok: true },
+    ]);
+  });
+
+  it('behavior: a fee-market transaction without maxPriorityFeePerGas tips up to its fee cap', async () => {
+    // maxFeePerGas 20, base fee 10: the sender pays 21000 x 20, the coinbase gets 21000 x 10.
+    const hash = rootOf({
+      [SENDER]: { balance: 1_000_000_000n - 1n - 420_000n, nonce: 1n },
+      [RECIPIENT]: { balance: 1n, nonce: 0n },
+      [COINBASE]: { balance: 210_000n, nonce: 0n },
+    });
+    const test = transferTest({ currentBaseFee: '0x0a' }, { maxFeePerGas: '0x14' }, { Shanghai: entry(hash) });
+    expect(await runStateTest('notip', test, ['Shanghai'])).toEqual([{ name: 'notip/Shanghai/0 (d0 g0 v0)', ok: true }]);
+  });
+});
