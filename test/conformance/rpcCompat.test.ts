@@ -102,6 +102,19 @@ describe('xone rpc-compat', () => {
     expect(r.out).toContain('c/bad-line.io:3: invalid test line: not a message');
   });
 
+  it('behavior: the suite node serves eth_simulateV1 and debug_trace* (the newer suites have cases for both)', async () => {
+    const call = { from: '0xc000000000000000000000000000000000000000', to: '0xc100000000000000000000000000000000000000' };
+    const simReq = { jsonrpc: '2.0', id: 1, method: 'eth_simulateV1', params: [{ blockStateCalls: [{ calls: [call] }] }, 'latest'] };
+    const traceReq = { jsonrpc: '2.0', id: 2, method: 'debug_traceCall', params: [call, 'latest', { tracer: 'callTracer' }] };
+    const dir = suite({
+      // Shapes only: the answers' hashes follow from the chain.
+      'eth_simulateV1/transfer.io': `// speconly: shape\n${io([simReq, { jsonrpc: '2.0', id: 1, result: [{}] }])}`,
+      'debug_traceCall/call.io': `// speconly: shape\n${io([traceReq, { jsonrpc: '2.0', id: 2, result: { ...call, type: 'CALL', gas: '0x0', gasUsed: '0x0', input: '0x', value: '0x0' } }])}`,
+    });
+    const r = await xone('rpc-compat', '--tests', dir);
+    expect(r.out).toMatch(/^2 passed, 0 failed$/m);
+  });
+
   it('error: a suite without genesis.json is refused with the path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xone-rpc-compat-empty-'));
     made.push(dir);

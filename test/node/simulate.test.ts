@@ -158,6 +158,28 @@ describe('eth_simulateV1', () => {
     expect(atOld.returnData).toBe('0x');
   });
 
+  it('behavior: the gas cap (50M) is one budget for the whole request, as geth: each call gets what the calls before it left', async () => {
+    const big = { gasLimit: '0x3b9aca00' };
+    const r = await sim({
+      blockStateCalls: [
+        {
+          blockOverrides: big,
+          calls: [
+            { from: C0, to: C1 },
+            { from: C0, to: C1 },
+          ],
+        },
+        { blockOverrides: big, calls: [{ from: C0, to: C1, gas: '0x3b9aca00' }] },
+      ],
+      returnFullTransactions: true,
+    });
+    expect(r.error).toBeUndefined();
+    const gases = (r.result as Record<string, unknown>[]).flatMap((b) =>
+      (b.transactions as Record<string, string>[]).map((t) => BigInt(t.gas)),
+    );
+    expect(gases).toEqual([50_000_000n, 50_000_000n - 21_000n, 50_000_000n - 42_000n]);
+  });
+
   it("error: the spec's codes for invalid requests", async () => {
     const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
     const codes = async (payload: unknown) => (await sim(payload)).error?.code;

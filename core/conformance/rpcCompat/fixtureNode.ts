@@ -13,6 +13,7 @@ import { nodeRpcDeps } from '../../rpcBackend/nodeRpcDeps.ts';
 import { pendingBlockContext, poolStateAt } from '../../rpcBackend/poolContext.ts';
 import { bytesToHex } from '../../primitives/hex.ts';
 import { splitRlpStream } from '../../primitives/rlp.ts';
+import { defaultRpcOptions } from '../../rpc/options.ts';
 import { createRpcServer } from '../../rpc/server.ts';
 import { openReadOnly } from '../../store/index.ts';
 import { TxPool } from '../../txpool/index.ts';
@@ -81,7 +82,15 @@ export async function startFixtureNode(opts: FixtureNodeOptions): Promise<Fixtur
         context: () => pendingBlockContext(genesis.config, head.header, BigInt(Math.floor(Date.now() / 1000))),
       },
     );
-    const deps = nodeRpcDeps({ reader, config: genesis.config, head: () => head, pool, evmTimeoutMs: EVM_TIMEOUT_MS });
+    const deps = nodeRpcDeps({
+      reader,
+      config: genesis.config,
+      head: () => head,
+      pool,
+      evmTimeoutMs: EVM_TIMEOUT_MS,
+      gasCap: defaultRpcOptions.gasCap,
+      traceMaxBytes: defaultRpcOptions.traceMaxBytes,
+    });
     const server = createRpcServer({ host: '127.0.0.1', port: 0, evmTimeoutMs: EVM_TIMEOUT_MS }, deps);
     const { host, port } = await server.start();
     cleanups.push(() => server.close());

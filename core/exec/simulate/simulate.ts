@@ -183,9 +183,12 @@ export async function simulate(
   if (planned.length > MAX_SIMULATE_BLOCKS)
     throw new SimulateError('SIM_TOO_MANY_BLOCKS', `too many blocks: ${planned.length} > ${MAX_SIMULATE_BLOCKS}`);
   const hosts = new RequestHosts(config.chainId, opts.hosts);
+  // The gas cap is one budget for the whole request, as geth's gas pool: each call's gas is capped at what the calls
+  // before it left, and its gas used (after the refund) is taken from it.
+  const budget = { gas: opts.gasCap > 0n ? opts.gasCap : undefined };
   for (const plan of planned) {
     if (Date.now() > opts.deadline) throw new SimulateError('SIM_TIMEOUT', 'execution timeout');
-    const b = await simulateBlock(plan, prev, sim, roots, config, hashOf, opts, hosts);
+    const b = await simulateBlock(plan, prev, sim, roots, config, hashOf, opts, hosts, budget);
     out.push(b);
     prev = { header: b.header, hash: b.hash };
   }
@@ -237,6 +240,7 @@ async function simulateBlock(
   hashOf: (n: bigint) => Uint8Array | undefined,
   opts: SimulateOptions,
   hosts: RequestHosts,
+  budget: { gas: bigint | undefined },
 ): Promise<SimBlock> {
   const o = plan.request?.blockOverrides ?? {};
   const fork = forkAt(config, Number(plan.number), Number(plan.time));
@@ -292,7 +296,7 @@ async function simulateBlock(
     const nonce = req.nonce ?? (state.getAccount(from) ?? EMPTY_ACCOUNT).nonce;
     const remaining = header.gasLimit - gasUsed;
     let gas = req.gas ?? remaining;
-    if (req.gas === undefined && opts.gasCap > 0n && gas > opts.gasCap) gas = opts.gasCap;
+    if (budget.gas !== undefined && gas > budget.gas) gas = budget.gas;
     // EIP-7825 binds only with validation (geth #32641): there a call without gas gets at most the cap.
     if (opts.validation && req.gas === undefined && isForkActive(fork, 'Osaka') && gas > MAX_TX_GAS) gas = MAX_TX_GAS;
     if (gasUsed + gas > header.gasLimit)
@@ -328,6 +332,7 @@ async function simulateBlock(
       transfers?.detach();
     }
     gasUsed += r.gasUsed;
+    if (budget.gas !== undefined) budget.gas -= r.gasUsed;
     const logs = transfers ? transfers.logs(r.status === 1, tx, from) : r.logs;
     const call: SimCall = {
       status: r.status,
