@@ -18,7 +18,7 @@ import { ChainImporter, type AddedBlock, type DroppedBlock, type OrphanedTx } fr
 import { bytesToHex, equalBytes } from '../primitives/hex.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
-import { ChainStore, type CommitSurvives, type Durability, type StoreLogger } from '../store/index.ts';
+import { ChainStore, fullWhileFlagFs, type CommitSurvives, type Durability, type StoreLogger } from '../store/index.ts';
 import { buildBlock, type BuildContext, type BuiltBlock } from './produce/buildBlock.ts';
 import { NODE_MIGRATIONS } from './migrations.ts';
 import type { SenderRecovery } from '../runtime/recovery/index.ts';
@@ -50,6 +50,8 @@ export interface ChainServiceOptions {
   cpuSplit?: boolean;
   /** What a returned commit survives (`StoreOptions.commitSurvives`): 'process-exit' on the dev chain only. */
   commitSurvives?: CommitSurvives;
+  /** Test seam (XONE_TEST_DISK_FULL_FILE): while this file exists, the store's segment writes fail with ENOSPC. */
+  diskFullWhile?: string;
 }
 
 /** A block that became part of the canonical chain (durable when `durable` is true). */
@@ -172,7 +174,11 @@ export class ChainService {
   static open(options: ChainServiceOptions, logger?: StoreLogger): ChainService {
     const store = ChainStore.open(
       { datadir: options.datadir, batch: options.batch, ...(options.commitSurvives ? { commitSurvives: options.commitSurvives } : {}) },
-      { migrations: NODE_MIGRATIONS, ...(logger ? { logger } : {}) },
+      {
+        migrations: NODE_MIGRATIONS,
+        ...(logger ? { logger } : {}),
+        ...(options.diskFullWhile ? { segmentFs: fullWhileFlagFs(options.diskFullWhile) } : {}),
+      },
     );
     try {
       return new ChainService(store, ChainService.openImporter(store, options), options);

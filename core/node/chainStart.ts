@@ -7,6 +7,7 @@
 import { defaultRecoveryWorkers } from '../runtime/recovery/options.ts';
 import { ChainThread } from '../chainService/chainThread.ts';
 import type { NodeOptions, StartedChain } from './options.ts';
+import { diskFullFileForTest } from './testHooks.ts';
 
 /** The options' group-commit batch: 0 for a producer, 128 for a follower, unless set. */
 export const chainBatch = (options: Pick<NodeOptions, 'batch' | 'mine'>): number => options.batch ?? (options.mine ? 0 : 128);
@@ -15,6 +16,7 @@ export const chainBatch = (options: Pick<NodeOptions, 'batch' | 'mine'>): number
 export function startChainThread(
   options: Pick<NodeOptions, 'datadir' | 'genesis' | 'batch' | 'mine' | 'signerKey' | 'peers' | 'recoveryWorkers' | 'dev'>,
 ): StartedChain {
+  const diskFullWhile = diskFullFileForTest();
   // A producer gets its senders from the tx pool and starts no recovery threads.
   const recoveryWorkers = options.peers?.length ? (options.recoveryWorkers ?? defaultRecoveryWorkers()) : 0;
   const thread = new ChainThread({
@@ -27,6 +29,7 @@ export function startChainThread(
     // The dev chain keeps anvil's pace: its commits survive the process, not a power loss (decision 0036).
     ...(options.dev ? { commitSurvives: 'process-exit' as const } : {}),
     ...(options.signerKey ? { signerKey: options.signerKey } : {}),
+    ...(diskFullWhile ? { diskFullWhile } : {}),
   });
   const ready = thread.init();
   // Awaited later by the caller; until then a failure must not count as an unhandled rejection.

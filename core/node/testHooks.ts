@@ -9,6 +9,9 @@
  * XONE_TEST_RPC_IN_LOOP=1: run the pool's jobs (eth_call / estimateGas / createAccessList / getLogs / getProof) on
  * the main loop (the in-thread executor) instead of the execution pool, as the node did before it had one:
  * bench:rpc-isolation's in-loop comparison, and the load-shedding test that needs a read to stall the loop.
+ *
+ * XONE_TEST_DISK_FULL_FILE=<path>: while that file exists, the chain thread's segment writes fail with ENOSPC, as on a
+ * full disk (an injected fault; the store, the producer and the tx pool are the real ones): test/node/diskFull.test.ts.
  */
 import type { Logger } from '../log/types.ts';
 
@@ -28,3 +31,6 @@ export function blockMainLoopForTest(logger: Logger, shedding: () => boolean, en
 
 /** True when XONE_TEST_RPC_IN_LOOP asks for the in-thread executor (bench:rpc-isolation only). */
 export const rpcInLoopForTest = (env: NodeJS.ProcessEnv = process.env): boolean => env.XONE_TEST_RPC_IN_LOOP === '1';
+
+/** The flag file of XONE_TEST_DISK_FULL_FILE (the disk is full while it exists), or undefined. */
+export const diskFullFileForTest = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.XONE_TEST_DISK_FULL_FILE || undefined;

@@ -8,6 +8,7 @@ export { StoreError, StoreResultLimitError, StoreTimeoutError, type ReadStopReas
 export { defaultStoreOptions, MAX_BATCH, type CommitSurvives, type StoreDeps, type StoreFaults, type StoreOptions } from './options.ts';
 export { MIGRATIONS, type Migration } from './schema/migrations.ts';
 export { checkStore, type CheckReport } from './check.ts';
+export { fullWhileFlagFs } from './segment/fullWhileFlagFs.ts';
 export type { ReconcileReport } from './reconcile.ts';
 export type {
   BlockRecord,

@@ -13,7 +13,8 @@ export interface DevNode {
   stop(): Promise<void>;
 }
 
-export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000): Promise<DevNode> {
+/** `env`: extra environment of the child (test hooks, core/node/testHooks.ts). */
+export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<DevNode> {
   mkdirSync(join(ROOT, '.xone', 'test-e2e'), { recursive: true });
   const datadir = mkdtempSync(join(ROOT, '.xone', 'test-e2e', 'dev-'));
   const child = spawn(
@@ -21,6 +22,7 @@ export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000)
     [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     },
   );
   let out = '';
