@@ -19,6 +19,7 @@ import {
   effectiveGasPrice,
   floorDataGas,
   intrinsicGas,
+  MAX_BLOBS_PER_TX,
   MAX_INIT_CODE_SIZE,
   MAX_TX_GAS,
   type AccessListItem,
@@ -194,6 +195,14 @@ function validate(
 function checkBlobs(env: BlockEnv, tx: ExecTx, blobGas: bigint): void {
   const hashes = tx.blobVersionedHashes ?? [];
   if (hashes.length === 0) throw invalid('TX_BLOB_INVALID', 'blobless blob transaction');
+  // EIP-7594: from Osaka one transaction carries at most 6 blobs, below the block's maximum (9 in Osaka).
+  if (isForkActive(env.fork, 'Osaka') && hashes.length > MAX_BLOBS_PER_TX) {
+    throw invalid('TX_BLOB_INVALID', `blob transaction has too many blobs: ${hashes.length} > ${MAX_BLOBS_PER_TX}`, {
+      field: 'blobVersionedHashes',
+      expected: `<= ${MAX_BLOBS_PER_TX} blobs`,
+      actual: String(hashes.length),
+    });
+  }
   if (env.maxBlobGas !== undefined && blobGas > env.maxBlobGas) {
     throw invalid('TX_BLOB_INVALID', `blob gas ${blobGas} exceeds the block maximum ${env.maxBlobGas}`, {
       field: 'blobVersionedHashes',

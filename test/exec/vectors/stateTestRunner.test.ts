@@ -122,3 +122,53 @@ describe('statetest runner fills in what a vector leaves out, as geth runs it', 
     expect(await runStateTest('notip', test, ['Shanghai'])).toEqual([{ name: 'notip/Shanghai/0 (d0 g0 v0)', ok: true }]);
   });
 });
+
+describe('statetest runner applies the per-transaction blob bound of Osaka (EIP-7594)', () => {
+  /** A blob transaction with `blobs` versioned hashes to an account without code, in a block that allows 9 blobs. */
+  function blobTest(blobs: number, fork: string, expectException: string | undefined): StateTestJson {
+    const pre = { [SENDER]: { balance: '0x3b9aca00', code: '0x', nonce: '0x00', storage: {} } };
+    // Invalid: nothing changes (the coinbase stays absent), so the expected root is the pre state's.
+    const preRoot = bytesToHex(applyAlloc(new MemoryState(), allocOf(pre)));
+    return {
+      env: {
+        currentBaseFee: '0x0a',
+        currentCoinbase: COINBASE,
+        currentDifficulty: '0x00',
+        currentExcessBlobGas: '0x00',
+        currentGasLimit: '0x05500000',
+        currentNumber: '0x01',
+        currentRandom: `0x${'00'.repeat(32)}`,
+        currentTimestamp: '0x03e8',
+      },
+      pre,
+      post: {
+        [fork]: [
+          { hash: preRoot, logs: EMPTY_LOGS, indexes: { data: 0, gas: 0, value: 0 }, ...(expectException ? { expectException } : {}) },
+        ],
+      },
+      transaction: {
+        data: ['0x'],
+        gasLimit: ['0x5208'],
+        maxFeePerGas: '0x0a',
+        maxPriorityFeePerGas: '0x00',
+        maxFeePerBlobGas: '0x01',
+        blobVersionedHashes: Array.from({ length: blobs }, (_, i) => `0x01${i.toString(16).padStart(62, '0')}`),
+        nonce: '0x00',
+        secretKey: SENDER_KEY,
+        to: RECIPIENT,
+        value: ['0x00'],
+      },
+    };
+  }
+
+  it('behavior: 7 blobs in Osaka are an invalid transaction (TYPE_3_TX_BLOB_COUNT_EXCEEDED), state unchanged', async () => {
+    const [result] = await runStateTest('blobs7', blobTest(7, 'Osaka', 'TransactionException.TYPE_3_TX_BLOB_COUNT_EXCEEDED'), ['Osaka']);
+    expect(result).toEqual({ name: 'blobs7/Osaka/0 (d0 g0 v0)', ok: true });
+  });
+
+  it('behavior: without expectException the same case fails naming the bound', async () => {
+    const [result] = await runStateTest('blobs7', blobTest(7, 'Osaka', undefined), ['Osaka']);
+    expect(result?.ok).toBe(false);
+    expect(result?.reason).toMatch(/^unexpected exception: invalid transaction: blob transaction has too many blobs: 7 > 6/);
+  });
+});
