@@ -21,6 +21,7 @@ import { BlockImporter } from '../import/blockImporter.ts';
 import { ChainImporter, decodeBlockRlp } from '../import/chainImporter.ts';
 import { headerHash } from '../../chain/header/index.ts';
 import { fixtureForkChoice } from './fixtureForkChoice.ts';
+import { sealEngineSkip } from './select.ts';
 import { allocOf, vAddress, vBig, vBytes, type VectorAccount } from './json.ts';
 import type { CaseResult } from './runFiles.ts';
 
@@ -30,6 +31,8 @@ export const DEFAULT_BLOCK_TEST_NETWORKS: readonly string[] = ['London', 'Shangh
 /** One BlockchainTests case. */
 export interface BlockTestJson {
   network: string;
+  /** "NoProof" in the fixtures this runner checks; any other engine's cases are skipped (select.ts). */
+  sealEngine?: string;
   genesisBlockHeader: unknown;
   pre: Record<string, VectorAccount>;
   blocks: Array<{ rlp: string; expectException?: string }>;
@@ -45,6 +48,8 @@ export async function runBlockTest(
   networks: readonly string[] = DEFAULT_BLOCK_TEST_NETWORKS,
 ): Promise<CaseResult[]> {
   if (!networks.includes(test.network)) return [{ name, ok: true, skipped: true }];
+  const unchecked = sealEngineSkip(test.sealEngine);
+  if (unchecked !== undefined) return [{ name, ok: true, skipped: true, reason: unchecked }];
   const datadir = mkdtempSync(join(tmpdir(), 'xone-blocktest-'));
   let store: ChainStore | undefined;
   try {

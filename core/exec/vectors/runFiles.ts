@@ -12,7 +12,7 @@ export interface CaseResult {
   name: string;
   ok: boolean;
   reason?: string;
-  /** Not run: a fork or network outside the selection. Counted apart from passes and failures. */
+  /** Not run (a fork or network outside the selection, a seal engine this runner does not check; `reason` says which). */
   skipped?: boolean;
 }
 
@@ -25,6 +25,8 @@ export interface VectorRunner {
   wants: ScanWants;
   /** How many cases `entry` counts as skipped without being parsed; 0 = parse and run it. */
   skips(entry: ScannedEntry): number;
+  /** Why `entry` is skipped, when not for its fork or network (`OTHER_FORKS`). */
+  skipReason?(entry: ScannedEntry): string;
   runOne: RunOne;
 }
 
@@ -33,8 +35,13 @@ export interface RunSummary {
   passed: number;
   failed: number;
   skipped: number;
+  /** Skipped cases per reason (the words after "skipped N cases"). */
+  skippedFor: Map<string, number>;
   failures: CaseResult[];
 }
+
+/** The reason of a case skipped for its fork or network. */
+export const OTHER_FORKS = 'of other forks or networks';
 
 /**
  * The fork or network names a runner was asked for, checked against the ones this node knows: an unknown name is an
@@ -58,7 +65,11 @@ export async function runVectorFiles(
   write: (line: string) => void,
   selection = 'the selection',
 ): Promise<RunSummary> {
-  const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, skippedFor: new Map(), failures: [] };
+  const skip = (count: number, reason = OTHER_FORKS): void => {
+    summary.skipped += count;
+    summary.skippedFor.set(reason, (summary.skippedFor.get(reason) ?? 0) + count);
+  };
   const fail = (failure: CaseResult, where: string): void => {
     summary.failed++;
     summary.failures.push(failure);
@@ -69,7 +80,7 @@ export async function runVectorFiles(
       for (const entry of scanEntries(file, runner.wants)) {
         const skipped = runner.skips(entry);
         if (skipped > 0) {
-          summary.skipped += skipped;
+          skip(skipped, runner.skipReason?.(entry));
           continue;
         }
         let test: unknown;
@@ -80,7 +91,7 @@ export async function runVectorFiles(
           continue;
         }
         for (const result of await runner.runOne(entry.name, test)) {
-          if (result.skipped === true) summary.skipped++;
+          if (result.skipped === true) skip(1, result.reason);
           else if (result.ok) summary.passed++;
           else fail(result, `${file} ${result.name}`);
         }
@@ -90,7 +101,7 @@ export async function runVectorFiles(
       fail({ name: file, ok: false, reason: `unreadable JSON: ${(err as Error).message}` }, file);
     }
   }
-  if (summary.skipped > 0) write(`skipped ${summary.skipped} cases of other forks or networks`);
+  for (const [reason, count] of summary.skippedFor) write(`skipped ${count} cases ${reason}`);
   if (summary.passed + summary.failed === 0) write(`no case in these files is of ${selection}: nothing was run`);
   else write(`${summary.passed} passed, ${summary.failed} failed`);
   return summary;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,4 +40,28 @@ describe('`xone blocktest` streams a file', () => {
     expect(stdout).toMatch(/^skipped 64 cases of other forks or networks$/m);
     expect(stdout).toMatch(/^1 passed, 0 failed$/m);
   });
+});
+
+describe('`xone blocktest` says why it skips a case', () => {
+  it(
+    'behavior: a case of another seal engine is skipped with that reason (never passed with its seal unchecked)',
+    { timeout: 120_000 },
+    async () => {
+      const fixture = conformancePath('ethereum-tests', 'BlockchainTests', 'ValidBlocks', 'bcExample', 'shanghaiExample.json');
+      const [[name, shanghai]] = Object.entries(JSON.parse(readFileSync(fixture, 'utf8')) as Record<string, Record<string, unknown>>) as [
+        [string, Record<string, unknown>],
+      ];
+      const file = join(mkdtempSync(join(tmpdir(), 'xone-bt-seal-')), 'seal.json');
+      const cases = {
+        [name]: shanghai,
+        [`${name}_ethash`]: { ...shanghai, sealEngine: 'Ethash' },
+        [`${name}_berlin`]: { ...shanghai, network: 'Berlin' },
+      };
+      writeFileSync(file, JSON.stringify(cases));
+      const { stdout } = await promisify(execFile)(process.execPath, [XONE, 'blocktest', file], { maxBuffer: 1 << 20 });
+      expect(stdout).toMatch(/^skipped 1 cases with sealEngine Ethash \(this runner checks no proof-of-work seal/m);
+      expect(stdout).toMatch(/^skipped 1 cases of other forks or networks$/m);
+      expect(stdout).toMatch(/^1 passed, 0 failed$/m);
+    },
+  );
 });
