@@ -33,6 +33,7 @@ import { Producer, type SealAttempt } from './producer.ts';
 import { DevControls, type DevNodeHandle } from './devControls.ts';
 import { DevAccounts } from '../rpcBackend/devAccounts.ts';
 import { devAccounts } from './dev/devChain.ts';
+import { warmRpcPath } from './dev/warmRpc.ts';
 import { hexToBytes } from '../primitives/hex.ts';
 import { addressFromPrivateKey } from '../primitives/secp256k1/index.ts';
 import { roundPhases } from '../chainService/produce/phases.ts';
@@ -278,7 +279,14 @@ export class XoneNode {
     if (options.dev && node.producer) {
       // The chain thread runs a throwaway block first (ChainService.warmUp), so the first sends do not pay for
       // compiling the production path; anything sent meanwhile waits behind it in the chain thread's queue.
-      chain.warmUp().catch((err: unknown) => logger.warn('chain thread warm-up failed', { err: (err as Error).message }));
+      // Then the main thread's send path, through its own port (warmRpc.ts); not with a rate limit, whose 127.0.0.1
+      // bucket it would spend.
+      const warmRpc = node.rpc.options.rateLimit ? undefined : () => warmRpcPath(addr.host, addr.port, config.chainId, () => node.closing);
+      chain
+        .warmUp()
+        .catch((err: unknown) => logger.warn('chain thread warm-up failed', { err: (err as Error).message }))
+        .then(warmRpc)
+        .catch(() => undefined);
     }
     if (node.producer) {
       node.producer.start();
