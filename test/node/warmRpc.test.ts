@@ -28,6 +28,8 @@ async function snapshot() {
 
 describe('dev node RPC warm-up', () => {
   it('default: the send is refused for insufficient funds, the receipt is null, the head is answered; nothing changes', async () => {
+    // Automine: no block comes unless a transaction is added (the dev chain seals on its period otherwise).
+    expect((await rpc(node.url, 'evm_setAutomine', [true])).error).toBeUndefined();
     const before = await snapshot();
     const { hostname, port } = new URL(node.url);
     const answers = (await warmRpcPath(hostname, Number(port), 1337n, () => false, 3)).map(
