@@ -172,3 +172,32 @@ describe('statetest runner applies the per-transaction blob bound of Osaka (EIP-
     expect(result?.reason).toMatch(/^unexpected exception: invalid transaction: blob transaction has too many blobs: 7 > 6/);
   });
 });
+
+describe('statetest runner: the expected root of an invalid transaction', () => {
+  it('behavior: with an empty coinbase account in pre, the untouched pre state is the expected root (as fillers leave it)', async () => {
+    const pre = {
+      [SENDER]: { balance: '0x3b9aca00', code: '0x', nonce: '0x00', storage: {} },
+      [COINBASE]: { balance: '0x00', code: '0x', nonce: '0x00', storage: {} },
+    };
+    const preRoot = bytesToHex(applyAlloc(new MemoryState(), allocOf(pre)));
+    const test: StateTestJson = {
+      ...transferTest({ currentBaseFee: '0x0a' }, { gasPrice: '0x0a', nonce: '0x05' }, {}),
+      pre,
+      post: { Cancun: [{ hash: preRoot, logs: EMPTY_LOGS, indexes: { data: 0, gas: 0, value: 0 }, expectException: 'TR_NonceTooHigh' }] },
+    };
+    expect(await runStateTest('emptycoinbase', test, ['Cancun'])).toEqual([{ name: 'emptycoinbase/Cancun/0 (d0 g0 v0)', ok: true }]);
+  });
+
+  it('error: a root that is neither the pre state nor the touched one still fails with both roots named', async () => {
+    const pre = { [SENDER]: { balance: '0x3b9aca00', code: '0x', nonce: '0x00', storage: {} } };
+    const wrong = `0x${'22'.repeat(32)}`;
+    const test: StateTestJson = {
+      ...transferTest({ currentBaseFee: '0x0a' }, { gasPrice: '0x0a', nonce: '0x05' }, {}),
+      pre,
+      post: { Cancun: [{ hash: wrong, logs: EMPTY_LOGS, indexes: { data: 0, gas: 0, value: 0 }, expectException: 'TR_NonceTooHigh' }] },
+    };
+    const [result] = await runStateTest('wrongroot', test, ['Cancun']);
+    expect(result?.ok).toBe(false);
+    expect(result?.reason).toBe(`stateRoot: expected ${wrong}, got ${bytesToHex(applyAlloc(new MemoryState(), allocOf(pre)))}`);
+  });
+});
