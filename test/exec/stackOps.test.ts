@@ -1,5 +1,6 @@
 import { Address } from '@ethereumjs/util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockThreshold, setBlockThreshold } from '../../core/exec/evm/blockCompile.ts';
 import { watchSteps } from '../../core/exec/evm/fastInterpreter.ts';
 import { exp256 } from '../../core/exec/evm/stackOps.ts';
 import { EvmHost } from '../../core/exec/evmHost.ts';
@@ -82,7 +83,18 @@ function apply(op: number, operands: bigint[], k: number): string {
   return `${pushes}${op.toString(16).padStart(2, '0')}61${k.toString(16).padStart(4, '0')}52`;
 }
 
-describe('stack ops in place (decision 0035)', () => {
+// Every case runs twice: with the default block threshold (most straight-line code runs op by op, loops get
+// compiled blocks), and with blocks compiled on their first run (decision 0043), both against the library's loop.
+describe.each([
+  ['default', undefined],
+  ['blocks compiled at once', 1],
+] as const)('stack ops in place (decision 0035), %s', (_mode, threshold) => {
+  const before = blockThreshold();
+  beforeAll(() => {
+    if (threshold !== undefined) setBlockThreshold(threshold);
+  });
+  afterAll(() => setBlockThreshold(before));
+
   it("default: every replaced op gives the library loop's words and gas on edge operands", async () => {
     const { fast, library } = hosts();
     const cases: [number, bigint[]][] = [];

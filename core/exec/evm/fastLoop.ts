@@ -7,6 +7,7 @@
 import { EVMError } from '@ethereumjs/evm';
 import type { InterpreterInternals, JumpAnalysis, OpcodeEntry, RunResult } from './internals.ts';
 import { InlineFrame, inlinePlan, runInline } from './inlineRun.ts';
+import type { Block } from './blockCompile.ts';
 
 const STOP = EVMError.errorMessages.STOP;
 const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS;
@@ -114,13 +115,14 @@ export async function fastRun(
     const pushes: bigint[] = new Array<bigint>(code.length);
     for (const [pc, value] of Object.entries(analysis.pushes)) pushes[Number(pc)] = value;
     const fees = lazyFees(analysis.opcodesCached);
-    const plan = inlinePlan(analysis.opcodesCached, fees, pushes, analysis.jumps);
+    const plan = inlinePlan(code, analysis.opcodesCached, fees, pushes, analysis.jumps);
     analysis = {
       ...analysis,
       pushes: pushes as unknown as Record<number, bigint>,
       lazyFees: fees,
       inlineWords: plan.words,
       jumpTargets: plan.targets,
+      blocks: plan.blocks,
     };
     cache.set(code, analysis);
   }
@@ -149,6 +151,7 @@ export async function fastRun(
         analysis.jumpTargets as Int32Array,
         analysis.pushes as unknown as bigint[],
         analysis.jumps,
+        analysis.blocks as Array<Block | undefined>,
       )
     : undefined;
   while (rs.programCounter < length) {

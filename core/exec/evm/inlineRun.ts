@@ -9,6 +9,7 @@
 import { EVMError } from '@ethereumjs/evm';
 import type { OpcodeEntry } from './internals.ts';
 import { isInlined } from './stackOps.ts';
+import { BLOCK_ENTRY, blockThreshold, compileBlock, planBlocks, type Block } from './blockCompile.ts';
 
 const UNDERFLOW = EVMError.errorMessages.STACK_UNDERFLOW;
 const OVERFLOW = EVMError.errorMessages.STACK_OVERFLOW;
@@ -29,6 +30,8 @@ export interface InlinePlan {
   words: Int32Array;
   /** Per pc of a fused PUSH: the destination its JUMP/JUMPI goes to. */
   targets: Int32Array;
+  /** Per entry pc (kind BLOCK_ENTRY in `words`): its straight-line block (blockCompile.ts). */
+  blocks: Array<Block | undefined>;
 }
 
 /**
@@ -37,7 +40,7 @@ export interface InlinePlan {
  * destination (~45 ns each on this host). Both ops must be lazily charged and inline; the destination is checked
  * here, so an invalid one keeps the two separate steps (and the library's error).
  */
-export function inlinePlan(ops: OpcodeEntry[], fees: Int32Array, pushes: bigint[], jumps: Uint8Array): InlinePlan {
+export function inlinePlan(code: Uint8Array, ops: OpcodeEntry[], fees: Int32Array, pushes: bigint[], jumps: Uint8Array): InlinePlan {
   const kinds = new Uint8Array(ops.length);
   const targets = new Int32Array(ops.length).fill(-1);
   for (let pc = 0; pc < ops.length; pc++) {
@@ -62,7 +65,8 @@ export function inlinePlan(ops: OpcodeEntry[], fees: Int32Array, pushes: bigint[
     const fee = fees[pc] as number;
     if (kinds[pc] !== 0 && fee < 1 << 22) words[pc] = (fee << 8) | (kinds[pc] as number);
   }
-  return { words, targets };
+  const blocks = planBlocks(code, words);
+  return { words, targets, blocks };
 }
 
 // A JUMP to a destination on the stack converts the bigint through a 64-bit typed array (Number(bigint) is a
@@ -91,6 +95,7 @@ export class InlineFrame {
     readonly targets: Int32Array,
     readonly pushes: bigint[],
     readonly jumps: Uint8Array,
+    readonly blocks: Array<Block | undefined>,
   ) {}
 }
 
@@ -99,13 +104,32 @@ export class InlineFrame {
  * the library's EVMError, with `f` at the failing op.
  */
 export function runInline(f: InlineFrame): void {
-  const { code, st, max, words, targets, pushes, jumps, room } = f;
+  const { code, st, max, words, targets, pushes, jumps, room, blocks } = f;
   let pc = f.pc;
   let len = f.len;
   let used = f.used;
   let steps = f.steps;
   while (steps > 0) {
-    const word = words[pc] as number;
+    let word = words[pc] as number;
+    if ((word & 0xff) === BLOCK_ENTRY) {
+      // A block entry: the whole block in one call when its gas, steps and stack bounds allow (blockCompile.ts),
+      // else its first op on the path below.
+      const block = blocks[pc] as Block;
+      const run = block.run;
+      if (run !== undefined) {
+        if (used + block.fee <= room && steps >= block.count && len >= block.need && len + block.grow <= max) {
+          const next = run(st, len);
+          used += block.fee;
+          steps -= block.count;
+          pc = next >>> 11;
+          len = next & 0x7ff;
+          continue;
+        }
+      } else if (++block.hits >= blockThreshold()) {
+        compileBlock(block, code, pushes, targets);
+      }
+      word = block.word;
+    }
     const fee = word >> 8;
     if (word === 0 || used + fee > room) break;
     const kind = word & 0xff;

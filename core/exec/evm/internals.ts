@@ -47,6 +47,8 @@ export interface JumpAnalysis {
   inlineWords?: Int32Array;
   /** Ours (fastLoop.ts): per pc of a PUSH fused with the JUMP/JUMPI after it, the destination, or -1. */
   jumpTargets?: Int32Array;
+  /** Ours (blockCompile.ts): per block entry pc, its straight-line block. */
+  blocks?: unknown[];
 }
 
 /** The interpreter's `RunState` fields the fast paths touch. */
