@@ -137,6 +137,14 @@ describe.each([
       '6001600291', // SWAP2 with two words
       '50', // POP on an empty stack
       '6001505b50', // POP, JUMPDEST, POP on an empty stack
+      // A computed destination at the end of a block (decision 0043): invalid, valid, JUMPI taken, not taken, invalid
+      '600160020156',
+      '600360040156005b600160005260206000f3',
+      '600160036005015700' + '5b600160005260206000f3',
+      '600060036005015700' + '5b600160005260206000f3',
+      '6001600460050157005b00',
+      '60016004600501575b', // JUMPI with one word under the computed destination... and the condition
+      '6004600501575b', // JUMPI from the stack with no condition under it
       '5b'.repeat(3) + '5f'.repeat(1025), // PUSH0 past the stack limit (library handler)
       '6001' + '80'.repeat(1024), // DUP1 past the stack limit
       '6001' + '6002'.repeat(1024), // PUSH1 past the stack limit
@@ -180,7 +188,8 @@ describe.each([
   it('default: a PUSH+JUMP loop runs out of gas at the same op for every gas limit', async () => {
     const { fast, library } = hosts();
     // JUMPDEST, PUSH1 0, JUMP (12 gas a turn; the pair is one step in the fast loop), and the same with JUMPI.
-    for (const code of ['5b600056', '5b6001600057']) {
+    // And a loop whose jump back takes its destination from the stack (a compiled block's last op).
+    for (const code of ['5b600056', '5b6001600057', '5b6000600001565b', '5b60016000600001575b']) {
       for (let gasLimit = 1n; gasLimit <= 40n; gasLimit++) {
         expect(await run(fast, code, gasLimit), `${code} gas ${gasLimit}`).toEqual(await run(library, code, gasLimit));
       }

@@ -25,6 +25,12 @@ export interface Block {
   readonly grow: number;
   /** The ops, as [pc, kind] pairs. */
   readonly ops: ReadonlyArray<readonly [number, number]>;
+  /**
+   * Static gas of a last op that jumps to a destination on the stack (JUMP, JUMPI), or 0. When that destination is
+   * invalid, the function returns `~(jumpPc << 11 | len)` with the stack as before the jump, and the inner loop
+   * gives this gas and one step back and runs the jump itself (the library's error).
+   */
+  readonly jumpFee: number;
   /** Times the entry was reached before compiling. */
   hits: number;
   /** `(st, len) => nextPc << 11 | newLen`, once compiled. */
@@ -71,6 +77,10 @@ function shape(kind: number): [number, number] {
       return [0, 0];
     case PUSH_JUMPI:
       return [1, -1];
+    case 0x56:
+      return [1, -1];
+    case 0x57:
+      return [2, -2];
     default:
       return [2, -1];
   }
@@ -83,6 +93,8 @@ for (const k of [0x01, 0x02, 0x03, 0x04, 0x06, 0x08, 0x09, 0x10, 0x11, 0x14, 0x1
 for (let k = 0x60; k <= 0x9f; k++) COMPILABLE[k] = 1;
 COMPILABLE[PUSH_JUMP] = 1;
 COMPILABLE[PUSH_JUMPI] = 1;
+COMPILABLE[0x56] = 1;
+COMPILABLE[0x57] = 1;
 
 /**
  * The blocks of one code's inner-loop plan, and the entries marked in `words` (kind BLOCK_ENTRY, the entry op's fee
@@ -122,6 +134,7 @@ function scan(code: Uint8Array, words: Int32Array, entry: number): Block | undef
   let height = 0;
   let need = 0;
   let grow = 0;
+  let jumpFee = 0;
   let pc = entry;
   while (ops.length < MAX_OPS && pc < code.length) {
     const word = words[pc] as number;
@@ -140,10 +153,14 @@ function scan(code: Uint8Array, words: Int32Array, entry: number): Block | undef
       count++;
       break;
     }
+    if (kind === 0x56 || kind === 0x57) {
+      jumpFee = word >> 8;
+      break;
+    }
     pc += kind >= 0x60 && kind <= 0x7f ? kind - 0x5e : 1;
   }
   if (count < 3) return undefined;
-  return { word: words[entry] as number, fee, count, need, grow, ops, hits: 0, run: undefined };
+  return { word: words[entry] as number, fee, count, need, grow, ops, jumpFee, hits: 0, run: undefined };
 }
 
 const BINARY: Record<number, (a: string, b: string) => string> = {
@@ -161,10 +178,17 @@ const BINARY: Record<number, (a: string, b: string) => string> = {
 };
 
 /**
- * Compiles `block` of a code whose pushed words are `pushes` and fused jump destinations `targets`. The function
- * returns `nextPc << 11 | len` (the stack never passes 1,024 words).
+ * Compiles `block` (and keeps the function in it) of a code whose pushed words are `pushes`, fused jump destinations
+ * `targets` and valid destinations `jumps`. The function returns `nextPc << 11 | len` (the stack never passes 1,024
+ * words), or that of the block's last op, complemented, when that op is a jump to an invalid destination.
  */
-export function compileBlock(block: Block, code: Uint8Array, pushes: readonly bigint[], targets: Int32Array): void {
+export function compileBlock(
+  block: Block,
+  code: Uint8Array,
+  pushes: readonly bigint[],
+  targets: Int32Array,
+  jumps: Uint8Array,
+): NonNullable<Block['run']> {
   const consts: bigint[] = [];
   const lines: string[] = [];
   /** The stack above what the block leaves untouched: names of locals, constants or loaded words. */
@@ -189,6 +213,8 @@ export function compileBlock(block: Block, code: Uint8Array, pushes: readonly bi
     return name;
   };
   let exit = '';
+  /** For a last JUMP/JUMPI from the stack: the code that returns, given the write-back of a final stack. */
+  let dynamicExit: ((writeBack: (final: string[]) => string[]) => string[]) | undefined;
   const last = block.ops[block.ops.length - 1] as readonly [number, number];
   for (const [pc, kind] of block.ops) {
     if (kind >= 0x60 && kind <= 0x7f) {
@@ -217,6 +243,29 @@ export function compileBlock(block: Block, code: Uint8Array, pushes: readonly bi
       const cond = sym.pop() as string;
       const next = pc + (code[pc] as number) - 0x5e;
       exit = `(${cond} === 0n ? ${next + 1} : ${targets[pc] as number})`;
+    } else if (kind === 0x56 || kind === 0x57) {
+      // A destination from the stack (a Solidity internal function's return): valid ones are taken here; an invalid
+      // one returns the stack as it was before the jump, marked, for the inner loop to run the jump itself.
+      const jumpi = kind === 0x57;
+      peek(jumpi ? 1 : 0);
+      const before = [...sym];
+      const dest = sym.pop() as string;
+      const cond = jumpi ? (sym.pop() as string) : '';
+      const after = [...sym];
+      const height = (final: string[]): number => final.length - below;
+      dynamicExit = (writeBack) => [
+        ...(jumpi ? [`if (${cond} === 0n) {`, ...writeBack(after), `return ${(pc + 1) << 11} | (len + ${height(after)});`, '}'] : []),
+        `if (${dest} < JL) {`,
+        `W[0] = ${dest};`,
+        'const to = H[LO] | 0;',
+        'if (J[to] === 1) {',
+        ...writeBack(after),
+        `return (to << 11) | (len + ${height(after)});`,
+        '}',
+        '}',
+        ...writeBack(before),
+        `return ~(${pc << 11} | (len + ${height(before)}));`,
+      ];
     } else if (kind === 0x15 || kind === 0x19) {
       peek(0);
       const a = sym.pop() as string;
@@ -247,23 +296,47 @@ export function compileBlock(block: Block, code: Uint8Array, pushes: readonly bi
       sym.push(define(op(a, b)));
     }
   }
-  if (exit === '') {
-    const [pc, kind] = last;
-    exit = `${pc + (kind >= 0x60 && kind <= 0x7f ? kind - 0x5e : 1)}`;
-  }
   // Write back in increasing index order (the stack's array grows by appends), skipping words left in place.
-  for (let i = 0; i < sym.length; i++) {
-    const depth = below - i; // the slot st[len - below + i] held `in${depth}` on entry
-    if (depth >= 1 && sym[i] === `in${depth}`) continue;
-    const at = i - below;
-    lines.push(`st[len${at < 0 ? ` - ${-at}` : at > 0 ? ` + ${at}` : ''}] = ${sym[i] as string};`);
+  const writeBack = (final: string[]): string[] => {
+    const out: string[] = [];
+    for (let i = 0; i < final.length; i++) {
+      const depth = below - i; // the slot st[len - below + i] held `in${depth}` on entry
+      if (depth >= 1 && final[i] === `in${depth}`) continue;
+      const at = i - below;
+      out.push(`st[len${at < 0 ? ` - ${-at}` : at > 0 ? ` + ${at}` : ''}] = ${final[i] as string};`);
+    }
+    return out;
+  };
+  if (dynamicExit !== undefined) {
+    lines.push(...dynamicExit(writeBack));
+  } else {
+    if (exit === '') {
+      const [pc, kind] = last;
+      exit = `${pc + (kind >= 0x60 && kind <= 0x7f ? kind - 0x5e : 1)}`;
+    }
+    lines.push(...writeBack(sym), `return (${exit} << 11) | (len + ${sym.length - below});`);
   }
-  const delta = sym.length - below;
-  lines.push(`return (${exit} << 11) | (len + ${delta});`);
   const header = consts.map((_, i) => `const k${i} = K[${i}];`).join('\n');
   const source = `${header}\nreturn function block(st, len) {\n${lines.join('\n')}\n};`;
   const TWO_256 = 1n << 256n;
   // The source is built from the templates above and numbers only (pcs, offsets); pushed words are passed as values.
-  const factory = new Function('K', 'T', 'M', source) as (k: bigint[], t: bigint, m: bigint) => Block['run'];
-  block.run = factory(consts, TWO_256, TWO_256 - 1n);
+  const factory = new Function('K', 'T', 'M', 'J', 'JL', 'W', 'H', 'LO', source) as (
+    k: bigint[],
+    t: bigint,
+    m: bigint,
+    j: Uint8Array,
+    jl: bigint,
+    w: BigUint64Array,
+    h: Uint32Array,
+    lo: number,
+  ) => Block['run'];
+  const run = factory(consts, TWO_256, TWO_256 - 1n, jumps, JUMP_LIMIT, JUMP_WORD, JUMP_HALVES, LOW_HALF) as NonNullable<Block['run']>;
+  block.run = run;
+  return run;
 }
+
+// A destination from the stack is converted through a 64-bit typed array once below 2^32, as in inlineRun.ts.
+const JUMP_LIMIT = 0x1_0000_0000n;
+const JUMP_WORD = new BigUint64Array(1);
+const JUMP_HALVES = new Uint32Array(JUMP_WORD.buffer);
+const LOW_HALF = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 0 : 1;

@@ -115,18 +115,21 @@ export function runInline(f: InlineFrame): void {
       // A block entry: the whole block in one call when its gas, steps and stack bounds allow (blockCompile.ts),
       // else its first op on the path below.
       const block = blocks[pc] as Block;
-      const run = block.run;
-      if (run !== undefined) {
-        if (used + block.fee <= room && steps >= block.count && len >= block.need && len + block.grow <= max) {
-          const next = run(st, len);
-          used += block.fee;
-          steps -= block.count;
-          pc = next >>> 11;
-          len = next & 0x7ff;
-          continue;
+      let run = block.run;
+      if (run === undefined && ++block.hits >= blockThreshold()) run = compileBlock(block, code, pushes, targets, jumps);
+      if (run !== undefined && used + block.fee <= room && steps >= block.count && len >= block.need && len + block.grow <= max) {
+        let next = run(st, len);
+        used += block.fee;
+        steps -= block.count;
+        if (next < 0) {
+          // Its last op, a jump to an invalid destination, not run: the switch below runs it (and fails).
+          next = ~next;
+          used -= block.jumpFee;
+          steps++;
         }
-      } else if (++block.hits >= blockThreshold()) {
-        compileBlock(block, code, pushes, targets);
+        pc = next >>> 11;
+        len = next & 0x7ff;
+        continue;
       }
       word = block.word;
     }
