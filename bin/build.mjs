@@ -16,7 +16,7 @@ const OUT = join(ROOT, 'dist');
 const SPAWN_SITE = /new URL\('(\.{1,2}\/[^']+\.(?:ts|mjs))', import\.meta\.url\)/g;
 
 /** Packages not bundled: native addons (loaded with createRequire) and ones that read files beside their own code. */
-export const EXTERNAL = ['better-sqlite3', 'secp256k1', 'c-kzg', '@node-rs/crc32', 'tsx', 'esbuild', 'thread-stream', 'ioredis'];
+export const EXTERNAL = ['better-sqlite3', 'secp256k1', 'c-kzg', '@node-rs/crc32', 'koffi', 'tsx', 'esbuild', 'thread-stream', 'ioredis'];
 
 /** `core/chainService/worker.ts` -> `core.chainService.worker.mjs`: one flat name per source file. */
 const flatName = (file) =>

@@ -9,7 +9,8 @@
  * Options: `--quick` (8 blocks instead of 48), `--blocks N` (at most 56: full blocks raise the base fee 12.5% each,
  * past the workload's 1,000 gwei fee cap at block 59), `--recovery-workers A[,B...]` (one follower run per value,
  * same producer; default: the node's own default), `--rpc-workers N` (the follower's `--rpc.workers N`, the most
- * RPC pool threads; a follower keeps none warm, so the cheap-call probe starts none), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
+ * RPC pool threads; a follower keeps none warm, so the cheap-call probe starts none), `--batch N` (the follower's
+ * group-commit batch, 1-128 blocks; default 128), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
  * follower runs with `--cpu-prof`: one .cpuprofile per thread in DIR, written when it stops), `--trace-gc FILE` (the
  * follower runs with V8's `--trace-gc`: one line per GC of any of its threads, each with the isolate's address and
  * the ms since that isolate started, written to FILE). Datadirs live on the repo's
@@ -39,7 +40,13 @@ const workerRuns: (number | undefined)[] = flag('--recovery-workers')?.split(','
 const rpcWorkers = flag('--rpc-workers');
 if (rpcWorkers !== undefined && !(Number.isInteger(Number(rpcWorkers)) && Number(rpcWorkers) >= 1))
   throw new Error(`--rpc-workers takes an integer >= 1, got ${rpcWorkers}`);
-const followerArgs = rpcWorkers !== undefined ? ['--rpc.workers', rpcWorkers] : [];
+const followerBatch = flag('--batch');
+if (followerBatch !== undefined && !(Number.isInteger(Number(followerBatch)) && Number(followerBatch) >= 1 && Number(followerBatch) <= 128))
+  throw new Error(`--batch takes an integer 1..128, got ${followerBatch}`);
+const followerArgs = [
+  ...(rpcWorkers !== undefined ? ['--rpc.workers', rpcWorkers] : []),
+  ...(followerBatch !== undefined ? ['--batch', followerBatch] : []),
+];
 if (!Number.isInteger(blocks) || blocks < 1 || blocks > 56) throw new Error(`--blocks must be an integer 1..56, got ${flag('--blocks')}`);
 if (workerRuns.some((w) => w !== undefined && (!Number.isInteger(w) || w < 0)))
   throw new Error(`--recovery-workers takes integers >= 0, got ${flag('--recovery-workers')}`);

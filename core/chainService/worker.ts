@@ -9,6 +9,7 @@ import { XoneError } from '../errors.ts';
 import { createSenderRecovery, type SenderRecovery } from '../runtime/recovery/index.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
 import { startHeapGuard } from '../runtime/heapGuard.ts';
+import { trimMallocArenas } from '../runtime/mallocTrim.ts';
 import { lowerThreadPriority } from '../runtime/threadPriority.ts';
 import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
 import { ChainService, type HeadUpdate } from './chainService.ts';
@@ -36,7 +37,9 @@ const onIdle = (): void => {
   service?.releaseCaches();
   port.postMessage({ type: 'idle' }); // the main thread settles its heap too (collectThisThreadSoon)
 };
-const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_000, onIdle });
+// After the idle GCs, the free pages of every thread's malloc arena go back too (mallocTrim.ts): this thread is idle
+// then, and the RPC thread must not walk the arenas.
+const guard = startHeapGuard({ softLimitBytes: CHAIN_HEAP_SOFT_LIMIT, idleMs: 2_000, onIdle, afterIdleGc: trimMallocArenas });
 
 let recovery: SenderRecovery | undefined;
 try {

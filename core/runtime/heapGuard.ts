@@ -94,7 +94,15 @@ export interface HeapGuardOptions {
    * head of a chain with a 2 s period gets it every other block or so (the GC's cadence, see afterWork).
    */
   onIdle?: () => void;
+  /**
+   * Runs AFTER_IDLE_GC_MS after each idle GC and after the settling GCs that follow it, once V8 has swept what they
+   * freed (ArrayBuffer stores go back to malloc then): what gives memory outside V8 back (malloc_trim).
+   */
+  afterIdleGc?: () => void;
 }
+
+/** Time from an idle GC's request to `afterIdleGc`: V8 runs the GC in a later task and frees ArrayBuffers after it. */
+export const AFTER_IDLE_GC_MS = 1_000;
 
 export interface HeapGuard {
   /** Call after each unit of work (a block imported): checks the heap, re-arms the idle timer. */
@@ -113,7 +121,7 @@ export interface HeapGuard {
 }
 
 /** A guard for the calling thread (a no-op without `gc`). */
-export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: HeapGuardOptions): HeapGuard {
+export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release, afterIdleGc }: HeapGuardOptions): HeapGuard {
   const gc = (globalThis as { gc?: GcFn }).gc;
   let requested = 0;
   let nextAt = softLimitBytes;
@@ -122,6 +130,17 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
   let lastWork = -Infinity;
   let busy = false;
   let deferred = 0;
+  let after: ReturnType<typeof setTimeout> | undefined;
+  /** afterIdleGc, `ms` from now, unless the thread is busy by then (the next idle GC brings it again). */
+  const afterGc = (ms: number): void => {
+    if (afterIdleGc === undefined) return;
+    if (after !== undefined) clearTimeout(after);
+    after = setTimeout(() => {
+      after = undefined;
+      if (!busy) afterIdleGc();
+    }, ms);
+    after.unref();
+  };
   const collect = (compact: boolean): void => {
     requested++;
     if (compact) compactFullGcsForAWhile();
@@ -137,6 +156,7 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
     idle = undefined;
     release?.();
     collect(true);
+    afterGc(AFTER_IDLE_GC_MS);
     nextAt = softLimitBytes;
     if (settle !== undefined) clearTimeout(settle);
     settle = setTimeout(() => {
@@ -144,6 +164,7 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
       if (busy || gc === undefined) return;
       requested++;
       settleYoungGeneration(gc);
+      afterGc(SAMPLE_BEFORE_MAJOR_MS + AFTER_IDLE_GC_MS);
     }, YOUNG_GENERATION_SETTLE_MS);
     settle.unref();
   };
@@ -183,6 +204,7 @@ export function startHeapGuard({ softLimitBytes, idleMs, onIdle: release }: Heap
       return deferred;
     },
     stop() {
+      if (after !== undefined) clearTimeout(after);
       if (idle !== undefined) clearTimeout(idle);
       if (settle !== undefined) clearTimeout(settle);
     },
