@@ -403,7 +403,11 @@ export class RpcExecutionPool implements RpcExecutor {
       // Lowered before the post wakes the thread (the client's last job was long work).
       slot.lower(this.options.nice);
       job.cpuAtStart = slot.cpuMs();
-    } else if (longAt !== undefined) this.longClients.delete(job.scope.client);
+    } else {
+      if (longAt !== undefined) this.longClients.delete(job.scope.client);
+      // Lowered only for its warm-up (spawn): the job and what is left of the warm-up run at the process's priority.
+      slot.restore(BASE_NICE);
+    }
     try {
       slot.post({ id: job.id, kind: job.kind, params: job.params, budgetMs: job.budgetMs });
     } catch (err) {
@@ -605,6 +609,9 @@ export class RpcExecutionPool implements RpcExecutor {
   private spawn(): void {
     const failStart = this.failedStartsLeft > 0;
     if (failStart) this.failedStartsLeft--;
+    // The first thread takes most jobs (the first idle one in the list gets each): it warms up the tracing code once
+    // ready (warmUp.ts), lowered to `nice` as for long work until its first job (start() restores it).
+    const warmTracing = this.slots.length === 0;
     const slot: Slot = new WorkerSlot<Job>(
       this.nextSlotId++,
       {
@@ -613,6 +620,7 @@ export class RpcExecutionPool implements RpcExecutor {
         readDeadlineMs: this.setup.readDeadlineMs ?? defaultStoreOptions.readDeadlineMs,
         ...(this.setup.faults ? { faults: this.setup.faults } : {}),
         ...(failStart ? { failStart } : {}),
+        ...(warmTracing ? { warmTracing } : {}),
       },
       this.options,
       { reply: (s, reply) => this.onReply(s, reply), gone: (s, why) => this.onGone(s, why) },
@@ -620,6 +628,7 @@ export class RpcExecutionPool implements RpcExecutor {
     this.slots.push(slot);
     slot.ready.then(
       () => {
+        if (warmTracing) slot.lower(this.options.nice);
         this.starting?.resolve();
         this.pump();
       },

@@ -41,6 +41,11 @@ export interface RpcWorkerData {
   faults?: ReaderFaults;
   /** Test seam: exit with code 1 before saying ready. */
   failStart?: boolean;
+  /**
+   * Warm the tracing and eth_simulateV1 code after ready, while idle (warmUp.ts): the threads the pool keeps up,
+   * which take most of the work (the first idle thread in the pool's list gets each job).
+   */
+  warmTracing?: boolean;
   /** Nice value the thread takes once it has loaded and warmed up (it loads at the process's priority). */
   nice: number;
   name: string;

@@ -1,7 +1,6 @@
 /**
- * Entry of one RPC execution pool worker: opens its own read-only store connection, warms up, lowers its CPU
- * priority, says ready, then runs one job at a
- * time, each inside one read transaction (one WAL snapshot), and posts its outcome. A job stops when the main thread
+ * Entry of one RPC execution pool worker: opens its own read-only store connection, warms up (warmUp.ts), says
+ * ready, then runs one job at a time, each inside one read transaction (one WAL snapshot), and posts its outcome. A job stops when the main thread
  * raises the interrupt flag in shared memory (a message could not reach a worker busy in synchronous EVM code) or its
  * budget ends; if it does not, the main thread terminates this worker and starts another.
  */
@@ -12,7 +11,6 @@ import { ethereumHeaderCodec } from '../chain/header/index.ts';
 import { guardNativeCalls } from '../primitives/nativeCalls.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { EvmHostPool } from '../exec/evmHostPool.ts';
-import { headerData } from '../rpcBackend/convert.ts';
 import { startHeapDiag } from '../runtime/heapDiag.ts';
 import { tsWorkerData } from '../runtime/spawnTsWorker.ts';
 import { openReadOnly } from '../store/index.ts';
@@ -25,22 +23,8 @@ import type { ChainReader } from '../store/index.ts';
 import { compact } from './compact.ts';
 import { serializeError } from './errors.ts';
 import { POOL_JOBS, type JobContext } from './jobs.ts';
+import { tracingWarmUp, warmUpCall } from './warmUp.ts';
 import { CONTROL_INTERRUPT, CONTROL_NATIVE, CONTROL_NEXT, type JobReply, type JobRequest, type RpcWorkerData } from './types.ts';
-
-/**
- * Runs one tiny eth_call at the stored head before saying ready, so the first real job does not pay for loading and
- * compiling the EVM (hundreds of ms on a cold thread, more at nice 10 on a busy host).
- */
-async function warmUp(ctx: JobContext): Promise<void> {
-  const head = ctx.reader.getHead();
-  const row = head && ctx.reader.getHeaderByHash(head.hash);
-  if (!row) return;
-  const at = headerData(ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp), row.hash);
-  await ctx.reader
-    .readSnapshot(() => ctx.views.exec(1_000).call({ to: new Uint8Array(20) }, at, { gasCap: 100_000n, signal: ctx.interrupt }))
-    // A warm-up that fails (an odd chain) only means a colder first job.
-    .catch(() => undefined);
-}
 
 /** The head as the job's snapshot has it (a worker has no in-memory head; the jobs name their blocks anyway). */
 function storedHead(reader: ChainReader): ChainHead {
@@ -137,33 +121,67 @@ try {
     }
   };
 
+  /** Runs a job the pool sent and posts its answer (a job sent ahead and taken back is dropped unrun). */
+  const answer = async (req: JobRequest): Promise<void> => {
+    // Claim the job if it was sent ahead; if the pool took it back meanwhile, drop it unrun.
+    if (Atomics.compareExchange(control, CONTROL_NEXT, -req.id, 0) === -req.id) {
+      port.postMessage({ id: req.id, skipped: true } satisfies JobReply);
+      return;
+    }
+    Atomics.compareExchange(control, CONTROL_NEXT, req.id, 0);
+    const reply = await runJob(req);
+    try {
+      port.postMessage(reply, transferable(reply));
+    } catch (err) {
+      // A value that cannot be cloned is a bug in the job: answer it as an internal error, not a hung request.
+      port.postMessage({ id: req.id, ok: false, error: serializeError(err), ms: reply.ms } satisfies JobReply);
+    }
+  };
+
   // Jobs run one at a time, in the order sent: the pool may send one ahead while another runs (it then finds it
   // here on finishing, with no wake-up), and may take that one back until it starts (CONTROL_NEXT).
   let chain: Promise<void> = Promise.resolve();
-  port.on('message', (req: JobRequest) => {
+  // Jobs and warm-up steps queued on `chain` and not yet done: a warm-up step is queued only when there are none, so
+  // a job waits behind at most one step.
+  let inFlight = 0;
+  let warmSteps: (() => Promise<boolean>)[] = [];
+  const warmWhenIdle = (): void => {
+    const step = warmSteps.shift();
+    if (inFlight > 0 || step === undefined) {
+      if (step) warmSteps.unshift(step);
+      return;
+    }
+    inFlight++;
     chain = chain.then(async () => {
-      // Claim the job if it was sent ahead; if the pool took it back meanwhile, drop it unrun.
-      if (Atomics.compareExchange(control, CONTROL_NEXT, -req.id, 0) === -req.id) {
-        port.postMessage({ id: req.id, skipped: true } satisfies JobReply);
-        return;
-      }
-      Atomics.compareExchange(control, CONTROL_NEXT, req.id, 0);
-      const reply = await runJob(req);
+      if (!(await step())) warmSteps = [];
+      inFlight--;
+      // A job that came in meanwhile runs first: the next step follows its answer.
+      setImmediate(warmWhenIdle);
+    });
+  };
+  port.on('message', (req: JobRequest) => {
+    inFlight++;
+    chain = chain.then(async () => {
       try {
-        port.postMessage(reply, transferable(reply));
-      } catch (err) {
-        // A value that cannot be cloned is a bug in the job: answer it as an internal error, not a hung request.
-        port.postMessage({ id: req.id, ok: false, error: serializeError(err), ms: reply.ms } satisfies JobReply);
+        await answer(req);
+      } finally {
+        inFlight--;
+        if (inFlight === 0 && warmSteps.length > 0) setImmediate(warmWhenIdle);
       }
     });
   });
-  await warmUp(ctx);
+  await warmUpCall(ctx);
   // Loading and warming up ran at the process's priority, so a thread started under load is ready in well under a
   // second. Linux keeps nice per thread: with this thread's id the pool lowers it only while a job runs long (a
   // cheap call keeps the process's priority, as it would on the main loop); without one it stays low throughout.
   const tid = kernelThreadId();
   if (tid === undefined) lowerPriority(data.nice);
   port.postMessage({ type: 'ready', ...(tid !== undefined ? { tid } : {}) });
+  if (data.warmTracing) {
+    // Long work nobody waits for: the pool lowers this thread for it until the first job (index.ts spawn).
+    warmSteps = tracingWarmUp(ctx);
+    setImmediate(warmWhenIdle);
+  }
 } catch (err) {
   port.postMessage({ type: 'ready', error: (err as Error).message });
 }
