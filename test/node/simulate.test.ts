@@ -4,7 +4,8 @@
  * Osaka system calls ran), traceTransfers (ERC-7528),
  * validation and the spec's error codes, movePrecompileToAddress, and viem's simulateCalls on top.
  */
-import { createPublicClient, http } from 'viem';
+import { createPublicClient, http, toHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { rpc } from './support/rpcCall.ts';
@@ -178,6 +179,45 @@ describe('eth_simulateV1', () => {
       (b.transactions as Record<string, string>[]).map((t) => BigInt(t.gas)),
     );
     expect(gases).toEqual([50_000_000n, 50_000_000n - 21_000n, 50_000_000n - 42_000n]);
+  });
+
+  it("behavior: a call with an authorizationList is an EIP-7702 transaction: the authority runs the delegate's code after it", async () => {
+    const authority = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+    const chainId = Number((await rpc(node.url, 'eth_chainId', [])).result);
+    const auth = await authority.signAuthorization({ chainId, address: C1, nonce: 0 });
+    const r = await sim({
+      blockStateCalls: [
+        {
+          // C1 returns 42.
+          stateOverrides: { [C0]: { balance: '0x1e8480' }, [C1]: { code: '0x602a60005260206000f3' } },
+          calls: [
+            {
+              from: C0,
+              to: C0,
+              authorizationList: [
+                {
+                  chainId: toHex(chainId),
+                  address: C1,
+                  nonce: '0x0',
+                  yParity: toHex(auth.yParity ?? 0),
+                  r: toHex(BigInt(auth.r)),
+                  s: toHex(BigInt(auth.s)),
+                },
+              ],
+            },
+            { from: C0, to: authority.address },
+          ],
+        },
+      ],
+      returnFullTransactions: true,
+    });
+    expect(r.error).toBeUndefined();
+    const [b] = r.result as Record<string, unknown>[];
+    const [delegate, call] = b.calls as Record<string, string>[];
+    // 21,000 + 25,000 per authorization, 12,500 back for an authority that exists in state (this one does not).
+    expect(delegate.maxUsedGas).toBe(toHex(46_000));
+    expect(call.returnData).toBe('0x' + '2a'.padStart(64, '0'));
+    expect((b.transactions as Record<string, string>[]).map((t) => t.type)).toEqual(['0x4', '0x2']);
   });
 
   it("error: the spec's codes for invalid requests", async () => {

@@ -302,8 +302,11 @@ async function simulateBlock(
     if (gasUsed + gas > header.gasLimit)
       throw new SimulateError('SIM_BLOCK_GAS_LIMIT', `block gas limit reached: ${gasUsed} >= ${header.gasLimit}`);
     const dynamic = req.gasPrice === undefined;
+    // A call with an authorization list is an EIP-7702 transaction, as geth's ToTransaction makes it.
+    const setCode = req.authorizationList !== undefined && dynamic;
     const tx = unsignedTransaction({
-      type: dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
+      type: setCode ? 4 : dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
+      ...(setCode ? { authorizationList: req.authorizationList } : {}),
       chainId: config.chainId,
       nonce,
       ...(dynamic
