@@ -53,7 +53,10 @@ export class EvmHost {
       precompileMoves,
     }: {
       libraryLoop?: boolean;
-      /** eth_simulateV1's movePrecompileToAddress: precompile address -> where it runs instead (unprefixed hex). */
+      /**
+       * eth_simulateV1's movePrecompileToAddress: precompile address -> where it runs instead (unprefixed hex), or
+       * REMOVED_PRECOMPILE when it no longer runs anywhere.
+       */
       precompileMoves?: ReadonlyMap<string, string>;
     } = {},
   ) {
@@ -133,13 +136,28 @@ function useOwnPrecompiles(evm: EVM, common: ReturnType<typeof commonFor>): void
   }
 }
 
+/** A `precompileMoves` target meaning "nowhere": the precompile is gone (a state override of its address). */
+export const REMOVED_PRECOMPILE = '';
+
+const precompilesByFork = new Map<string, ReadonlySet<string>>();
+
+/** The precompile addresses (unprefixed lower-case hex) active under `fork`. */
+export function precompileAddresses(chainId: bigint, fork: Fork): ReadonlySet<string> {
+  let set = precompilesByFork.get(fork);
+  if (set === undefined) {
+    set = new Set(getActivePrecompiles(commonFor(chainId, fork)).keys());
+    precompilesByFork.set(fork, set);
+  }
+  return set;
+}
+
 /** The library's custom precompiles for `moves`: each precompile added at its new address and removed from its old. */
 function movedPrecompiles(common: ReturnType<typeof commonFor>, moves: ReadonlyMap<string, string>) {
   const active = getActivePrecompiles(common);
   const out: ({ address: Address; function: NonNullable<ReturnType<typeof active.get>> } | { address: Address })[] = [];
   for (const [from, to] of moves) {
     const fn = active.get(from);
-    if (fn !== undefined) out.push({ address: new Address(Buffer.from(to, 'hex')), function: fn });
+    if (fn !== undefined && to !== REMOVED_PRECOMPILE) out.push({ address: new Address(Buffer.from(to, 'hex')), function: fn });
   }
   for (const [from] of moves) if (![...moves.values()].includes(from)) out.push({ address: new Address(Buffer.from(from, 'hex')) });
   return out;

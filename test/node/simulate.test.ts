@@ -220,6 +220,20 @@ describe('eth_simulateV1', () => {
     expect((b.transactions as Record<string, string>[]).map((t) => t.type)).toEqual(['0x4', '0x2']);
   });
 
+  it("behavior: a state override of a precompile's address replaces the precompile for its block; maxUsedGas covers the calldata floor", async () => {
+    const identity = '0x0000000000000000000000000000000000000004';
+    const call = { from: C0, to: identity, input: '0x1234' };
+    const r = await sim({
+      blockStateCalls: [{ stateOverrides: { [identity]: { code: '0x602a60005260206000f3' } }, calls: [call] }, { calls: [call] }],
+    });
+    expect(r.error).toBeUndefined();
+    const [overridden, restored] = (r.result as Record<string, unknown>[]).map((b) => (b.calls as Record<string, string>[])[0]);
+    expect(overridden.returnData).toBe('0x' + '2a'.padStart(64, '0'));
+    // 21,050 of execution, under the EIP-7623 floor of 21,000 + 10 * 8 tokens.
+    expect([overridden.gasUsed, overridden.maxUsedGas]).toEqual([toHex(21_080), toHex(21_080)]);
+    expect(restored.returnData).toBe('0x1234');
+  });
+
   it("error: the spec's codes for invalid requests", async () => {
     const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
     const codes = async (payload: unknown) => (await sim(payload)).error?.code;

@@ -26,7 +26,7 @@ import { preBlockSystemCalls } from '../block/systemCalls.ts';
 import type { CallRequest } from '../call/types.ts';
 import { applyStateOverrides, type StateOverrideSet } from '../call/stateOverrides.ts';
 import { TxInvalidError } from '../errors.ts';
-import { EvmHost } from '../evmHost.ts';
+import { EvmHost, precompileAddresses, REMOVED_PRECOMPILE } from '../evmHost.ts';
 import type { EvmHostPool } from '../evmHostPool.ts';
 import { expectedBaseFee } from '../header/baseFee.ts';
 import { expectedExcessBlobGas } from '../header/blobGas.ts';
@@ -278,7 +278,15 @@ async function simulateBlock(
   });
   const overrides = plan.request?.stateOverrides;
   const moved = overrides ? movePrecompiles(overrides.moves, state) : new Map<string, string>();
-  if (overrides) applyStateOverrides(state, overrides.set);
+  if (overrides) {
+    // As geth: a precompile whose address the block overrides is gone for the block (its override's code runs).
+    const active = precompileAddresses(config.chainId, fork);
+    for (const addr of overrides.set.keys()) {
+      const key = addr.replace(/^0x/, '').toLowerCase();
+      if (active.has(key) && !moved.has(key)) moved.set(key, REMOVED_PRECOMPILE);
+    }
+    applyStateOverrides(state, overrides.set);
+  }
   const block: Block = { header, transactions: [], ommers: [], ...(header.withdrawalsRoot ? { withdrawals: [] } : {}) };
   const env = blockEnvOf(block, { config, fork, blockHash: (n) => (n < plan.number && n + 256n >= plan.number ? hashOf(n) : undefined) });
   const host = hosts.get(fork, state, opts.traceTransfers || moved.size > 0, moved);
@@ -340,7 +348,8 @@ async function simulateBlock(
     const call: SimCall = {
       status: r.status,
       gasUsed: r.gasUsed,
-      maxUsedGas: r.gasBeforeRefund ?? r.gasUsed,
+      // The larger of the gas drawn before the refund and the gas used: an EIP-7623 calldata floor can pass the first.
+      maxUsedGas: r.gasBeforeRefund !== undefined && r.gasBeforeRefund > r.gasUsed ? r.gasBeforeRefund : r.gasUsed,
       returnData: r.returnValue,
       logs,
     };
