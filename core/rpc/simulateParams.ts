@@ -69,7 +69,9 @@ export function simulatePayload(v: unknown): SimulatePayload {
       const so = obj(bo.stateOverrides, 'override.StateOverride');
       const moves = new Map<string, string>();
       for (const [addr, ov] of Object.entries(so)) {
-        const m = (ov as Record<string, unknown> | null)?.movePrecompileToAddress;
+        // Go's JSON decoding matches field names case-insensitively ("MovePrecompileToAddress" is the same field).
+        const key = Object.keys(ov ?? {}).find((k) => k.toLowerCase() === 'moveprecompiletoaddress');
+        const m = key === undefined ? undefined : (ov as Record<string, unknown>)[key];
         if (m != null) moves.set('0x' + Buffer.from(address(addr)).toString('hex'), '0x' + Buffer.from(address(m)).toString('hex'));
       }
       out.stateOverrides = stateOverrides(so);

@@ -9,7 +9,14 @@ import type { ChainConfig } from '../chain/forks.ts';
 import { ethereumHeaderCodec } from '../chain/header/index.ts';
 import type { CallRequest as ExecCallRequest } from '../exec/call/types.ts';
 import type { EvmHostPool } from '../exec/evmHostPool.ts';
-import { MAX_SIMULATE_BLOCKS, simulate, SimulateError, type SimBlock, type SimBlockRequest } from '../exec/simulate/simulate.ts';
+import {
+  MAX_SIMULATE_BLOCKS,
+  simulate,
+  SimulateError,
+  type SimBlock,
+  type SimBlockRequest,
+  type SimErrorCode,
+} from '../exec/simulate/simulate.ts';
 import { decodeRlp } from '../primitives/rlp.ts';
 import { bytesToHex, toQuantity } from '../primitives/hex.ts';
 import { encodeBlock } from '../rpc/encode/block.ts';
@@ -23,6 +30,14 @@ import { scratchRootsAt } from '../state/store/scratchRoots.ts';
 import type { ChainReader } from '../store/index.ts';
 import { blockData } from './convert.ts';
 import { callRequestOf } from './execView.ts';
+
+/** The simulator's errors that answer with a generic JSON-RPC code rather than one of the spec's own. */
+type GenericSimError = 'SIM_INVALID_PARAMS' | 'SIM_SERVER_ERROR' | 'SIM_INTERNAL';
+const GENERIC_CODES: Record<GenericSimError, 'INVALID_PARAMS' | 'SERVER_ERROR' | 'INTERNAL'> = {
+  SIM_INVALID_PARAMS: 'INVALID_PARAMS',
+  SIM_SERVER_ERROR: 'SERVER_ERROR',
+  SIM_INTERNAL: 'INTERNAL',
+};
 
 export interface SimulateViewOptions {
   gasCap: bigint;
@@ -67,7 +82,11 @@ export class StoreSimulateView implements SimulateView {
         },
       );
     } catch (err) {
-      if (err instanceof SimulateError) throw new RpcError(err.code === 'SIM_INVALID_PARAMS' ? 'INVALID_PARAMS' : err.code, err.message);
+      if (err instanceof SimulateError) {
+        const code = err.code;
+        if (code in GENERIC_CODES) throw new RpcError(GENERIC_CODES[code as GenericSimError], err.message);
+        throw new RpcError(code as Exclude<SimErrorCode, GenericSimError>, err.message);
+      }
       throw err;
     }
     return JSON.stringify(blocks.map((b) => blockJson(b, payload.returnFullTransactions)));

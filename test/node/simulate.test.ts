@@ -275,6 +275,21 @@ describe('eth_simulateV1', () => {
     expect(await codes({ blockStateCalls: [{ calls: [{ from: C0, to: C1, gas: '0x1' }] }] })).toBe(-38013);
     expect(await codes({ blockStateCalls: Array.from({ length: 257 }, () => ({})) })).toBe(-38026);
     expect(await codes({ blockStateCalls: 'x' })).toBe(-32602);
+    // geth's generic codes: a move of an address without a precompile (checked before the duplicate-target check; Go
+    // matches the field name in any case), and a nonce at 2^64 - 1.
+    const move = (to: string) => ({ movePrecompileToAddress: to });
+    expect(await codes({ blockStateCalls: [{ stateOverrides: { [C0]: { MovePrecompileToAddress: C1 } } }] })).toBe(-32000);
+    expect(
+      await codes({ blockStateCalls: [{ stateOverrides: { '0x0000000000000000000000000000000000000001': move(C2), [C0]: move(C2) } }] }),
+    ).toBe(-32000);
+    expect(
+      await codes({
+        blockStateCalls: [
+          { stateOverrides: { [C0]: { nonce: '0xffffffffffffffff' } }, calls: [{ from: C0, to: C1, maxFeePerGas: '0x174876e800' }] },
+        ],
+        validation: true,
+      }),
+    ).toBe(-32603);
   });
 
   it('behavior: viem simulateCalls on top of eth_simulateV1', async () => {

@@ -18,6 +18,7 @@ import type { StateReader } from '../../state/interface.ts';
 import { JournaledState } from '../../state/journaledState.ts';
 import { bytesOfKey } from '../../state/keys.ts';
 import type { StateRootComputer } from '../../state/stateRoot.ts';
+import { toChecksumAddress } from '../../primitives/address.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
 import { applyTransaction } from '../applyTransaction.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
@@ -94,6 +95,10 @@ export type SimErrorCode =
   | 'SIM_INITCODE_TOO_LARGE'
   | 'SIM_TOO_MANY_BLOCKS'
   | 'SIM_INVALID_PARAMS'
+  /** geth's -32000: a move of an address that holds no precompile. */
+  | 'SIM_SERVER_ERROR'
+  /** geth's -32603, its code for an invalid message with no spec code (a nonce at 2^64 - 1). */
+  | 'SIM_INTERNAL'
   | 'SIM_TIMEOUT';
 
 /** A request the spec refuses as a whole, with one of its codes. */
@@ -138,6 +143,8 @@ function invalidCode(err: TxInvalidError): SimErrorCode {
       return 'SIM_SENDER_NOT_EOA';
     case 'TX_INIT_CODE_TOO_LARGE':
       return 'SIM_INITCODE_TOO_LARGE';
+    case 'TX_NONCE_MAX':
+      return 'SIM_INTERNAL';
     default:
       return 'SIM_INVALID_PARAMS';
   }
@@ -277,10 +284,10 @@ async function simulateBlock(
     getCode: (h) => sim.codeByHash(h),
   });
   const overrides = plan.request?.stateOverrides;
-  const moved = overrides ? movePrecompiles(overrides.moves, state) : new Map<string, string>();
+  const active = precompileAddresses(config.chainId, fork);
+  const moved = overrides ? movePrecompiles(overrides.moves, state, active) : new Map<string, string>();
   if (overrides) {
     // As geth: a precompile whose address the block overrides is gone for the block (its override's code runs).
-    const active = precompileAddresses(config.chainId, fork);
     for (const addr of overrides.set.keys()) {
       const key = addr.replace(/^0x/, '').toLowerCase();
       if (active.has(key) && !moved.has(key)) moved.set(key, REMOVED_PRECOMPILE);
@@ -390,9 +397,13 @@ async function simulateBlock(
  * override gives it (or none). Returns the moves for the EVM (old hex -> new hex). Refuses a precompile moved onto
  * itself (-38022) and two moves to one address (-38023).
  */
-function movePrecompiles(moves: ReadonlyMap<string, string>, state: JournaledState): Map<string, string> {
+function movePrecompiles(moves: ReadonlyMap<string, string>, state: JournaledState, active: ReadonlySet<string>): Map<string, string> {
   const out = new Map<string, string>();
   const targets = new Set<string>();
+  // As geth, an address that holds no precompile is refused before any other check.
+  for (const from of moves.keys())
+    if (!active.has(from.replace(/^0x/, '')))
+      throw new SimulateError('SIM_SERVER_ERROR', `account ${toChecksumAddress(bytesOfKey(from.replace(/^0x/, '')))} is not a precompile`);
   for (const [from, to] of moves) {
     if (from === to) throw new SimulateError('SIM_MOVE_TO_ITSELF', `account ${from} requested to be moved to itself`);
     if (targets.has(to)) throw new SimulateError('SIM_MOVE_TWICE', `multiple overrides moving precompiles to ${to}`);
