@@ -281,15 +281,18 @@ export class StoreChainView implements ChainView {
   /**
    * A block this node just produced, from the bytes the chain thread stored for it (header, body and receipts records,
    * the senders row): cached as a read of them would be, so serving and publishing the new head (its receipts for the
-   * encodings, filters and log lines) read none of it back. A block's records never change under its hash.
+   * encodings, filters and log lines) read none of it back. A block's records never change under its hash. With `td`
+   * (its total difficulty, as the chain thread computed it), its block object's TD is not derived from the store.
    */
   rememberProduced(
     hash: Uint8Array,
     headerRlp: Uint8Array,
     stored: { bodyRlp: Uint8Array; receiptsRlp: Uint8Array; senders: readonly Uint8Array[] },
+    td?: bigint,
   ): void {
     const raw = blockRlp(headerRlp, stored.bodyRlp);
     const block = decodeBlock(raw);
+    if (td !== undefined) this.totalDifficulty.known(hash, Number(block.header.number), td);
     if (stored.senders.length !== block.transactions.length) return; // not what the store holds: read it as usual
     this.cache(bytesToHex(hash), { block, hash, senders: [...stored.senders], size: raw.length, receiptsRlp: stored.receiptsRlp });
   }

@@ -47,6 +47,15 @@ export class TotalDifficulty {
     }
   }
 
+  /**
+   * A block whose TD is already known (a produced head: the chain thread answers with it), so the head's block object
+   * reads no headers for it (four store queries per produced block) and the next head scans from here.
+   */
+  known(hash: Uint8Array, number: number, td: bigint): void {
+    this.remember(bytesToHex(hash), td);
+    this.last = { number, hash, td };
+  }
+
   /** TD of the canonical block at `number`, scanning forward from the nearest valid checkpoint. */
   private canonical(number: number): bigint | undefined {
     let from = -1;

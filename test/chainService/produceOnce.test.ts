@@ -5,7 +5,7 @@
  * producer's state exactly as before. The produced block's bytes, handed to the main thread's block cache, read as the
  * stored block does.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseGenesis } from '../../core/chain/genesis/index.ts';
 import { decodeTransaction, signTransaction } from '../../core/chain/transaction/index.ts';
 import { BlockImporter } from '../../core/exec/import/blockImporter.ts';
@@ -144,7 +144,8 @@ describe('a produced block in the main thread cache', () => {
     for (const r of [produced, empty]) {
       // Structured clone, as the result crosses the chain thread's port.
       const { head: update, block } = structuredClone(r);
-      remembered.rememberProduced(update.hash, update.headerRlp, block);
+      // With the TD the chain thread answered: the block object's totalDifficulty must equal the store-derived one.
+      remembered.rememberProduced(update.hash, update.headerRlp, block, update.td);
       same(remembered.getBlockByHash(update.hash), fresh.getBlockByHash(update.hash));
       same(remembered.getReceipts(update.hash), fresh.getReceipts(update.hash));
       same(remembered.getRawReceipts(update.hash), fresh.getRawReceipts(update.hash));
@@ -163,5 +164,21 @@ describe('a produced block in the main thread cache', () => {
     const view = new StoreChainView(producer.store, genesis.config, () => ({ header: producer.head().header, hash: producer.head().hash }));
     view.rememberProduced(r.head.hash, r.head.headerRlp, { ...r.block, senders: [] });
     expect(view.getBlockByHash(r.head.hash)?.transactions).toHaveLength(1);
+  });
+});
+
+/**
+ * The next seal's Clique signer checks start from the block just produced (its snapshot made from the parent header
+ * in hand): a run of produced blocks reads no header back from the store for them.
+ */
+describe('the signer snapshot of a produced block', () => {
+  it('default: the blocks after the first read no header from the store', async () => {
+    const producer = service(0, true);
+    const recipient = hexToBytes(accounts[3].address);
+    await producer.produce({ txs: [tx(1, 0n, recipient)], timestamp: 10n });
+    const reads = vi.spyOn(producer.store, 'getHeaderByHash');
+    for (let i = 1n; i <= 3n; i++) await producer.produce({ txs: [tx(1, i, recipient)], timestamp: 10n + 2n * i });
+    expect(reads).not.toHaveBeenCalled();
+    expect(producer.head().header.number).toBe(4n);
   });
 });
