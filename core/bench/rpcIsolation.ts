@@ -80,7 +80,9 @@ async function measure(peer: Peer): Promise<PeerFigures> {
   });
   process.stderr.write(
     `${peer.name}: loaded blockNumber p50 ${loaded.victim.blockNumber.p50} p99 ${loaded.victim.blockNumber.p99} max ${loaded.victim.blockNumber.max} ms, ` +
-      `cheap call p50 ${loaded.victim.cheapCall.p50} ms, sealed ${loaded.sealed}/${loaded.slots}\n`,
+      `cheap call p50 ${loaded.victim.cheapCall.p50} ms, sealed ${loaded.sealed}/${loaded.slots}` +
+      (loaded.mainThread ? `; main thread in the window: ${mainThreadLine(loaded.mainThread)}` : '') +
+      '\n',
   );
   if (!loaded.alive) {
     process.stderr.write(`${peer.name}: did not survive the flood\n`);
@@ -92,6 +94,14 @@ async function measure(peer: Peer): Promise<PeerFigures> {
   const throughput = await cheapCallThroughput(peer.url, 4, 4, THROUGHPUT_MS);
   process.stderr.write(`${peer.name}: cheap eth_call ${throughput.perSec}/s\n`);
   return { logs, unloaded, loaded, throughput };
+}
+
+/** What the node's /metrics said of its main thread in the victim's window (scenario.ts flood). */
+function mainThreadLine(m: NonNullable<FloodFigures['mainThread']>): string {
+  return (
+    `GC pauses ${m.gcPauses} (over 10 ms ${m.gcPausesOver10ms}, over 100 ms ${m.gcPausesOver100ms}, ${m.gcMs} ms in all), ` +
+    `loop delay max ${m.loopDelayMaxMs} ms (10 ms resolution), pool workers replaced ${m.workerRestarts}`
+  );
 }
 
 /** One endless call on the maximum flags, held MAX_FLAGS_HOLD_MS; the victim meanwhile; alive after? */
@@ -320,6 +330,7 @@ process.stderr.write(
     `cheap call p50 ${v.cheapCall.p50} ms loaded vs ${ours.unloaded.cheapCall.p50} unloaded; ` +
     `cheap eth_call ${ours.throughput?.perSec}/s (in-loop ${inLoop.throughput?.perSec ?? 'dead'}, anvil ${anvil.throughput?.perSec}); ` +
     `in-loop alive after the flood: ${inLoop.loaded.alive}; ` +
+    (ours.loaded.mainThread ? `main thread in the loaded window: ${mainThreadLine(ours.loaded.mainThread)}; ` : '') +
     `max flags alive: ${max.aliveAfter}; load ${loadBefore.join('/')}\n` +
     `rpc-isolation targets: victim p99 <= 10 ms ${verdict(targets.victimP99AtMost10ms)} (${v.blockNumber.p99}); ` +
     `max <= 50 ms ${verdict(targets.victimMaxAtMost50ms)} (${v.blockNumber.max}); ` +

@@ -7,6 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Answer, post, spread, tally } from './client.ts';
+import { scrapeSamples, windowFigures, type MainThreadFigures } from './nodeMetrics.ts';
 
 /** JUMPDEST PUSH1 0 JUMP: runs until the gas or the time runs out. */
 export const LOOP = '0x' + 'aa'.repeat(20);
@@ -104,6 +105,8 @@ export interface FloodFigures {
   slots: number;
   /** What the attackers got back, per kind: outcome counts and the answered calls' time. */
   attackers: { endlessCall: Record<string, number>; wholeChainLogs: Record<string, number>; logsMs: ReturnType<typeof spread> };
+  /** The node's main thread in the victim's window, from its /metrics (absent for a peer without them: anvil). */
+  mainThread?: MainThreadFigures;
 }
 
 /**
@@ -136,9 +139,11 @@ export async function flood(
   // An in-loop node may not answer at all now (stalled, or ended by its own watchdog): that is a figure, not a failure.
   const first = await post(url, BLOCK_NUMBER, SETUP_ADDRESS, AbortSignal.timeout(30_000));
   const before = first.outcome === 'ok' ? Number(BigInt(first.result as string)) : NaN;
+  const metricsBefore = await scrapeSamples(url);
   const t0 = performance.now();
   const v = await victim(url, opts.ms);
   const elapsedS = (performance.now() - t0) / 1000;
+  const metricsAfter = metricsBefore && (await scrapeSamples(url));
   const after = await post(url, BLOCK_NUMBER, SETUP_ADDRESS, AbortSignal.timeout(30_000));
   const sealed = after.outcome === 'ok' && first.outcome === 'ok' ? Number(BigInt(after.result as string)) - before : 0;
   stop.abort();
@@ -153,6 +158,7 @@ export async function flood(
       wholeChainLogs: tally(logs),
       logsMs: spread(logs.filter((a) => a.outcome === 'ok').map((a) => a.ms)),
     },
+    ...(metricsBefore && metricsAfter ? { mainThread: windowFigures(metricsBefore, metricsAfter) } : {}),
   };
 }
 
