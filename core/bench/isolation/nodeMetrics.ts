@@ -30,6 +30,8 @@ export interface MainThreadFigures {
   gcPausesOver10ms: number;
   gcPausesOver100ms: number;
   gcMs: number;
+  /** The pauses over 10 ms by GC kind (minor = scavenge, major = mark-compact, incremental, weakcb). */
+  gcOver10msByKind: Record<string, number>;
   /** Longest event-loop delay seen in the window (ms; includes the monitor's 10 ms resolution). */
   loopDelayMaxMs: number;
   /** Execution-pool workers replaced in the window (a job past its deadline and grace, or a crash). */
@@ -38,16 +40,19 @@ export interface MainThreadFigures {
 
 const GC = 'xone_nodejs_gc_duration_seconds';
 
-/** Sum over the GC kinds of `series` (`_count`, `_sum`, or `_bucket` at `le`). */
-function gcTotal(s: Samples, series: '_count' | '_sum' | '_bucket', le?: string): number {
+/** Sum over the GC kinds (or of one `kind`) of `series` (`_count`, `_sum`, or `_bucket` at `le`). */
+function gcTotal(s: Samples, series: '_count' | '_sum' | '_bucket', le?: string, kind?: string): number {
   let n = 0;
   for (const [key, v] of s) {
     if (!key.startsWith(GC + series + '{')) continue;
     if (le !== undefined && !key.includes(`le="${le}"`)) continue;
+    if (kind !== undefined && !key.includes(`kind="${kind}"`)) continue;
     n += v;
   }
   return n;
 }
+
+const GC_KINDS = ['minor', 'major', 'incremental', 'weakcb'];
 
 export function windowFigures(before: Samples, after: Samples): MainThreadFigures {
   const d = (f: (s: Samples) => number): number => f(after) - f(before);
@@ -58,6 +63,11 @@ export function windowFigures(before: Samples, after: Samples): MainThreadFigure
     gcPausesOver10ms: pauses - d((s) => gcTotal(s, '_bucket', '0.01')),
     gcPausesOver100ms: pauses - d((s) => gcTotal(s, '_bucket', '0.1')),
     gcMs: round(d((s) => gcTotal(s, '_sum')) * 1000),
+    gcOver10msByKind: Object.fromEntries(
+      GC_KINDS.map((k) => [k, d((s) => gcTotal(s, '_count', undefined, k)) - d((s) => gcTotal(s, '_bucket', '0.01', k))]).filter(
+        ([, n]) => (n as number) > 0,
+      ),
+    ),
     loopDelayMaxMs: round((after.get('xone_nodejs_eventloop_lag_max_seconds') ?? NaN) * 1000),
     workerRestarts: d((s) => s.get('xone_rpc_pool_worker_restarts_total') ?? 0),
   };
