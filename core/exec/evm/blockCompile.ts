@@ -46,7 +46,7 @@ const MAX_OPS = 256;
 /** Code at or past this size gets no blocks: the result packs the next pc above 11 bits of stack height. */
 const MAX_CODE = 1 << 19;
 
-let threshold = 64;
+let threshold = 1000;
 
 /** Entries reached this many times are compiled (tests set 1 to compile every block on its first run). */
 export function setBlockThreshold(n: number): void {
