@@ -47,9 +47,14 @@ describe('watchdog on a blocked main loop (test hook)', () => {
     expect(at(error) - at(start)).toBeLessThan(2_600);
     const exit = await long.exited;
     expect(exit.signal === 'SIGKILL' || (exit.code ?? 0) !== 0).toBe(true);
-    expect(exit.at - at(start)).toBeLessThan(11_500);
+    // The watchdog's decision is timed by its own log line; how long the kernel then takes to reap a process with
+    // several threads is the host's business (a loaded CI runner took 1.8 s once), so the exit gets a wider bound.
+    const kill = long.lines.find((l) => l.msg === 'event loop blocked too long: killing the process' && l.seq > start.seq);
+    expect(kill).toBeDefined();
+    expect(at(kill as LogLine) - at(start)).toBeGreaterThanOrEqual(10_000);
+    expect(at(kill as LogLine) - at(start)).toBeLessThan(11_500);
     expect(exit.at - at(start)).toBeGreaterThanOrEqual(10_000);
+    expect(exit.at - at(kill as LogLine)).toBeLessThan(10_000);
     expect(long.lines.filter((l) => l.msg === 'event loop blocked' && l.seq > start.seq)).toHaveLength(1);
-    expect(long.lines.some((l) => l.msg === 'event loop blocked too long: killing the process' && l.seq > start.seq)).toBe(true);
   }, 120_000);
 });
