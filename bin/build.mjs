@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build` (and npm's `prepare`, which `npm ci` runs): bundles the `xone` CLI and every worker thread it can
-// start into dist/ with esbuild, so a start loads a few pre-compiled files instead of compiling hundreds of
-// TypeScript files through tsx in each thread (docs/decisions/0022-bundled-cli.md). Offline and about a second.
+// start, and the `xone-gateway` CLI, into dist/ with esbuild, so a start loads a few pre-compiled files instead of
+// compiling hundreds of TypeScript files through tsx in each thread (docs/decisions/0022-bundled-cli.md), and the
+// gateway's hot path runs without tsx's per-closure name helpers (decision 0045). Offline and about a second.
 //
 // Workers are found by their spawn sites: `new URL('./x.ts', import.meta.url)` in core/. Each becomes an entry
 // `dist/<path.with.dots>.mjs` and the spawn site is rewritten to point at it; `.mjs` targets (the worker bootstrap) are
@@ -17,6 +18,23 @@ const SPAWN_SITE = /new URL\('(\.{1,2}\/[^']+\.(?:ts|mjs))', import\.meta\.url\)
 
 /** Packages not bundled: native addons (loaded with createRequire) and ones that read files beside their own code. */
 export const EXTERNAL = ['better-sqlite3', 'secp256k1', 'c-kzg', '@node-rs/crc32', 'koffi', 'tsx', 'esbuild', 'thread-stream', 'ioredis'];
+
+/** The gateway CLI's bundle: dist/xone-gateway.mjs (bin/xone-gateway.mjs runs it while it is current). */
+const GATEWAY_ENTRY = 'xone-gateway';
+
+/** The sources an output file holds, with those of every chunk it imports (statically or dynamically), transitively. */
+function entryInputs(metafile, out) {
+  const seen = new Set();
+  const inputs = new Set();
+  const visit = (o) => {
+    if (seen.has(o) || !metafile.outputs[o]) return;
+    seen.add(o);
+    for (const i of Object.keys(metafile.outputs[o].inputs)) inputs.add(i);
+    for (const imp of metafile.outputs[o].imports) if (!imp.external) visit(imp.path);
+  };
+  visit(out);
+  return [...inputs];
+}
 
 /** `core/chainService/worker.ts` -> `core.chainService.worker.mjs`: one flat name per source file. */
 const flatName = (file) =>
@@ -67,7 +85,7 @@ export async function buildDist(outDir = OUT) {
   const started = performance.now();
   const builtAt = Date.now();
   const targets = spawnTargets();
-  const entryPoints = { xone: join(ROOT, 'core', 'cli', 'main.ts') };
+  const entryPoints = { xone: join(ROOT, 'core', 'cli', 'main.ts'), [GATEWAY_ENTRY]: join(ROOT, 'gateway', 'adapters', 'node', 'cli.ts') };
   for (const t of targets.filter((t) => t.endsWith('.ts'))) entryPoints[flatName(t).replace(/\.mjs$/, '')] = t;
   // Build into a fresh temporary folder and swap it in, so a failed build never leaves a half-written dist/.
   const tmp = `${outDir}.tmp-${process.pid}`;
@@ -96,10 +114,25 @@ export async function buildDist(outDir = OUT) {
   for (const t of targets.filter((t) => t.endsWith('.mjs'))) copyFileSync(t, join(tmp, flatName(t)));
   writeFileSync(join(tmp, 'package.json'), JSON.stringify({ type: 'module', private: true }) + '\n');
   // What bin/freshBuild.mjs checks before running the bundle: the project sources it holds and when the build began.
-  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('node_modules/') && !p.includes('/node_modules/'));
+  // The gateway's sources are listed apart (`entries`), so an edited gateway file never sends `xone` to the sources
+  // and an edited core file sends the gateway there only when the gateway's bundle holds it.
+  const project = (p) => !p.startsWith('node_modules/') && !p.includes('/node_modules/');
+  const isGateway = (out) => out.endsWith(`${GATEWAY_ENTRY}.mjs`);
+  const gatewayOut = Object.keys(result.metafile.outputs).find((out) => result.metafile.outputs[out].entryPoint && isGateway(out));
+  const gatewayInputs = gatewayOut ? entryInputs(result.metafile, gatewayOut).filter(project) : [];
+  const otherInputs = new Set(
+    Object.entries(result.metafile.outputs)
+      .filter(([out, o]) => o.entryPoint && !isGateway(out))
+      .flatMap(([out]) => entryInputs(result.metafile, out))
+      .filter(project),
+  );
   writeFileSync(
     join(tmp, 'build-info.json'),
-    JSON.stringify({ builtAt, inputs: [...inputs, ...targets.map((t) => relative(ROOT, t))].sort() }) + '\n',
+    JSON.stringify({
+      builtAt,
+      inputs: [...otherInputs, ...targets.map((t) => relative(ROOT, t))].sort(),
+      entries: { [`${GATEWAY_ENTRY}.mjs`]: gatewayInputs.sort() },
+    }) + '\n',
   );
   rmSync(outDir, { recursive: true, force: true });
   renameSync(tmp, outDir);

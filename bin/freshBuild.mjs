@@ -27,7 +27,10 @@ export function freshBuild(entry, dist = DIST, checkSources = !process.env.XONE_
   }
   // Plain concatenation, not path.join: ~370 joins (each a normalize) cost more than the stats themselves.
   const prefix = ROOT + sep;
-  for (const rel of checkSources ? [...info.inputs, 'package-lock.json'] : []) {
+  // An entry built with its own list (the gateway's) is checked against that list; any other against `inputs`.
+  const inputs = info.entries?.[entry] ?? info.inputs;
+  if (entry !== 'xone.mjs' && !info.entries?.[entry]) return { stale: `no ${entry} in dist/ (npm run build makes it)` };
+  for (const rel of checkSources ? [...inputs, 'package-lock.json'] : []) {
     const stat = statSync(prefix + rel, { throwIfNoEntry: false });
     if (stat === undefined) return { stale: `${rel} is gone` };
     if (stat.mtimeMs > info.builtAt) return { stale: `${rel} changed after the build` };

@@ -9,6 +9,9 @@ import { createRedis, waitReady } from './redisClient.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
 import { startGateway } from './server.ts';
 
+/** The form of the code running (start-up line): the dist/ bundle (bin/build.mjs) or the TypeScript sources via tsx. */
+const RUNTIME: 'bundle' | 'sources' = import.meta.url.endsWith('.ts') ? 'sources' : 'bundle';
+
 const list = (v: string) =>
   v
     .split(',')
@@ -50,7 +53,9 @@ export async function main(argv: string[]): Promise<number> {
       const config = cfg();
       const running = await startGateway(config);
       for (const w of running.warnings) process.stderr.write(`xone-gateway: warning: ${w}\n`);
-      process.stderr.write(`xone-gateway listening on ${config.listen.host}:${running.port} (admin ${running.adminPort || 'off'})\n`);
+      process.stderr.write(
+        `xone-gateway listening on ${config.listen.host}:${running.port} (admin ${running.adminPort || 'off'}; ${RUNTIME})\n`,
+      );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
