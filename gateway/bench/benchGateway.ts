@@ -144,6 +144,13 @@ try {
   stats.disconnect();
   const nginx = await run(nginxUrl);
   const directAgain = await run(coreUrl);
+  // The `--baseline` gateway gets the same warm-up as the one under test before the low-concurrency rounds (both its
+  // paths): measured cold there, its first ~2,000 calls ran several times slower (JIT) and its figures looked worse
+  // than its code (session 8: either build came out +0.6-0.9 ms worse at 1 in flight whenever it was the cold side).
+  if (baseline) {
+    await load(baseline.url, body, bypass, 30, 32, WARMUP_REQUESTS);
+    await load(baseline.url, body, {}, 30, 32, WARMUP_REQUESTS);
+  }
   // Low concurrency: each in-flight level runs direct, gateway (uncached, cached) and nginx, twice in alternation; a
   // target's side takes its best round (the same conservative rule as the direct core's first and last runs).
   const lowSeconds = quick ? 1 : 4;
