@@ -121,7 +121,12 @@ export class StoreChainView implements ChainView {
     const tx = d.block.transactions[loc.txIndex];
     return {
       tx: transactionData(tx, d.senders[loc.txIndex], d.block.header),
-      location: { blockHash: loc.blockHash, blockNumber: BigInt(loc.blockNumber), index: loc.txIndex },
+      location: {
+        blockHash: loc.blockHash,
+        blockNumber: BigInt(loc.blockNumber),
+        blockTimestamp: d.block.header.timestamp,
+        index: loc.txIndex,
+      },
     };
   }
 

@@ -113,7 +113,7 @@ describe('eth blocks and transactions', () => {
   });
 
   test('default: full transactions: legacy has chainId and v = 2*chainId+35+y; 1559 has yParity, accessList, effective gasPrice', async () => {
-    const b = (await block('0x2', true)) as { transactions: Obj[]; baseFeePerGas: string; hash: string };
+    const b = (await block('0x2', true)) as { transactions: Obj[]; baseFeePerGas: string; hash: string; timestamp: string };
     const [legacy, dyn] = b.transactions;
     expect([legacy.hash, dyn.hash]).toEqual(sent(2).map((t) => t.hash));
     expect(legacy).toMatchObject({
@@ -122,6 +122,8 @@ describe('eth blocks and transactions', () => {
       transactionIndex: '0x0',
       blockNumber: '0x2',
       blockHash: b.hash,
+      // geth 1.16's field on mined transactions, as the current execution-apis answers carry it.
+      blockTimestamp: b.timestamp,
       value: '0x3e8',
       from: ADDRESSES[0],
       to: ADDRESSES[1],

@@ -41,7 +41,9 @@ export function encodeBlock(b: BlockData, fullTx: boolean): Record<string, unkno
   out.size = q(b.size);
   if (b.totalDifficulty !== undefined) out.totalDifficulty = q(b.totalDifficulty);
   out.transactions = fullTx
-    ? b.transactions.map((tx, index) => encodeTransaction(tx, { blockHash: h.hash, blockNumber: h.number, index }))
+    ? b.transactions.map((tx, index) =>
+        encodeTransaction(tx, { blockHash: h.hash, blockNumber: h.number, blockTimestamp: h.timestamp, index }),
+      )
     : b.transactions.map((tx) => d(tx.hash));
   out.uncles = b.uncles.map(d);
   if (h.withdrawalsRoot !== undefined) {

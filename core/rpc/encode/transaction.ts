@@ -10,6 +10,7 @@ export function encodeTransaction(tx: TransactionData, at: TxLocation | null): R
   const out: Record<string, unknown> = {
     blockHash: at ? d(at.blockHash) : null,
     blockNumber: at ? q(at.blockNumber) : null,
+    ...(at?.blockTimestamp !== undefined ? { blockTimestamp: q(at.blockTimestamp) } : {}),
     from: d(tx.from),
     gas: q(tx.gasLimit),
     // Mined: what it paid (the backend applies the fee rule); pending: the fee cap, as geth reports it.

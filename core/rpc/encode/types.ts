@@ -140,5 +140,7 @@ export interface ReceiptData {
 export interface TxLocation {
   blockHash: Uint8Array;
   blockNumber: bigint;
+  /** The block's timestamp (geth 1.16's `blockTimestamp` on mined transactions). */
+  blockTimestamp?: bigint;
   index: number;
 }

@@ -51,7 +51,7 @@ async function blockOf(s: RpcServices, header: HeaderData | null): Promise<Block
 function txAt(block: BlockData | null, index: number): Record<string, unknown> | null {
   if (block === null || index >= block.transactions.length) return null;
   const h = block.header;
-  return encodeTransaction(block.transactions[index], { blockHash: h.hash, blockNumber: h.number, index });
+  return encodeTransaction(block.transactions[index], { blockHash: h.hash, blockNumber: h.number, blockTimestamp: h.timestamp, index });
 }
 
 /** All eth_ methods the given dependencies support. */
