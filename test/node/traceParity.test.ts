@@ -270,6 +270,21 @@ describe('struct logger against anvil', () => {
   }
 });
 
+describe('struct logger: code that runs out', () => {
+  it('behavior: ends with the STOP its padding holds, as anvil and geth trace it', async () => {
+    // Init code GAS: no STOP byte after it.
+    const traces = (await Promise.all(
+      [ours.url, anvil.url].map((u) => call(u, 'debug_traceCall', [{ from: DEV0, data: '0x5a', gas: '0x30d40' }, 'latest', {}])),
+    )) as StructResult[];
+    const ops = traces.map((t) => t.structLogs.map((l) => [l.pc, l.op, l.gasCost, l.stack]));
+    expect(ops[0]).toEqual(ops[1]);
+    expect(ops[0].map(([pc, op]) => [pc, op])).toEqual([
+      [0, 'GAS'],
+      [1, 'STOP'],
+    ]);
+  });
+});
+
 interface StructResult {
   gas: number;
   failed: boolean;

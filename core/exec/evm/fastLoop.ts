@@ -82,6 +82,10 @@ export interface StepWatch {
  */
 export type StepHook = (interp: InterpreterInternals, info: OpcodeEntry['opcodeInfo'], gas: bigint, memoryWords: bigint) => void;
 
+/** The ops that end a frame: after one, the frame has no implicit STOP to trace. */
+const HALTING = new Uint8Array(256);
+for (const op of [0x00, 0xf3, 0xfd, 0xfe, 0xff]) HALTING[op] = 1;
+
 /** Bound of the inner loop's gas room and step count (int32 arithmetic). */
 const INNER_CAP = 0x3fff_ffff;
 
@@ -135,6 +139,8 @@ export async function fastRun(
   // The frame's stack (one object for the frame's life).
   const stack = (rs as unknown as { stack: StackArray }).stack;
   let err: unknown;
+  // Whether an op ended the frame (STOP, RETURN, an error) rather than the code running out.
+  let halted = false;
   // Static gas of the "pure" ops, charged as a number and subtracted from the bigint `rs.gasLeft` in one go before
   // anything that can read it (a bigint subtraction per opcode allocates: ~30 % of a loop's time). `budget` bounds
   // `pending` by the gas left (and 2^53), so a pure op never runs out of gas on this path; one that would goes
@@ -175,6 +181,7 @@ export async function fastRun(
         pending = 0;
         if (!isEvmError(e)) throw e;
         err = e;
+        halted = true;
         break;
       }
       rs.programCounter = inline.pc;
@@ -223,6 +230,8 @@ export async function fastRun(
           }
         }
         hook(interp, info, gas, memoryWords);
+        // STOP, RETURN, REVERT, SELFDESTRUCT can end the frame without a throw (their handlers move the pc past the code).
+        if (HALTING[info.code] === 1) halted = true;
       }
       if (info.isInvalid) throw new EVMError(INVALID_OPCODE);
       rs.gasLeft -= gas;
@@ -244,10 +253,16 @@ export async function fastRun(
       rs.env.accessWitness?.revert();
       if (!isEvmError(e)) throw e;
       if (e.error !== STOP) err = e;
+      halted = true;
       break;
     }
   }
   if (pending !== 0) rs.gasLeft -= BigInt(pending);
+  // Code that runs out ends with the STOP its padding holds: geth's and revm's loops run (and trace) that STOP.
+  if (hook !== undefined && !halted && length > 0) {
+    const stop = interp._evm._opcodeMap[0];
+    if (stop !== undefined) hook(interp, stop.opcodeInfo, 0n, rs.memoryWordCount);
+  }
   if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
     rs.gasLeft = 0n;
     err = new EVMError(OUT_OF_GAS);
