@@ -27,8 +27,10 @@ test('behavior: wrangler dev serves the Worker offline on 127.0.0.1 (/health ans
   try {
     const t0 = Date.now();
     let body: { ok?: boolean; upstreams?: { name: string }[] } | undefined;
+    // A readiness wait, not a speed claim: wrangler dev and its workerd start in ~8 s alone but took over 45 s at
+    // load ~15 with the other Workers files running beside it.
     while (!body) {
-      expect(Date.now() - t0).toBeLessThan(45_000);
+      expect(Date.now() - t0).toBeLessThan(120_000);
       await new Promise((r) => setTimeout(r, 250));
       body = await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${TOKEN}` } })
         .then((r) => r.json() as Promise<typeof body>)
@@ -40,4 +42,4 @@ test('behavior: wrangler dev serves the Worker offline on 127.0.0.1 (/health ans
     if (proc.pid !== undefined && proc.exitCode === null) process.kill(-proc.pid, 'SIGTERM');
     await exited;
   }
-}, 60_000);
+}, 150_000);
