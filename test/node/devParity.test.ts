@@ -107,6 +107,17 @@ describe('dev accounts as anvil holds them', () => {
     expect(BigInt(tx.maxFeePerGas)).toBeGreaterThanOrEqual(BigInt(tx.maxPriorityFeePerGas));
   });
 
+  it("behavior: eth_getAccount answers geth's {balance, nonce, codeHash, storageRoot}; an unknown block as eth_getBalance", async () => {
+    const [o, a] = await both('eth_getAccount', [BEEF, 'latest']);
+    expect(o).toEqual(a);
+    const [d1, d2] = (await both('eth_getAccount', [DEV0, 'latest'])) as Record<string, string>[];
+    expect(Object.keys(d1).sort()).toEqual(Object.keys(d2).sort());
+    expect(d1.balance).toBe(await call(ours.url, 'eth_getBalance', [DEV0, 'latest']));
+    expect(d1.codeHash).toBe(d2.codeHash);
+    const unknown = await rpc(ours.url, 'eth_getAccount', [DEV0, '0xffffff']);
+    expect(unknown.error).toEqual((await rpc(ours.url, 'eth_getBalance', [DEV0, '0xffffff'])).error);
+  });
+
   it('error: an address the node holds no key for is refused', async () => {
     const r = await rpc(ours.url, 'eth_sendTransaction', [{ from: BEEF, to: DEAD, value: '0x1' }]);
     expect(r.error?.code).toBe(-32000);

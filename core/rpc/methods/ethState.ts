@@ -73,6 +73,16 @@ export function ethStateMethods(s: RpcServices): MethodTable {
       eth_getStorageAt: method([required(address), required(string), required(blockNumberOrHash)] as const, async ([a, key, sel], ctx) =>
         bytesToHex(await state.getStorageAt(a, storageKey(key), await at(sel), ctx.signal)),
       ),
+      // geth's eth_getAccount: the account fields without the proof nodes (an empty account answers empty hashes).
+      eth_getAccount: method([required(address), required(blockNumberOrHash)] as const, async ([a, sel], ctx) => {
+        const p = await state.getProof(a, [], await at(sel), ctx);
+        return {
+          balance: toQuantity(p.balance),
+          codeHash: bytesToHex(p.codeHash),
+          nonce: toQuantity(p.nonce),
+          storageRoot: bytesToHex(p.storageHash),
+        };
+      }),
       eth_getProof: method(
         [required(address), required(arrayOf(string, '[]string')), required(blockNumberOrHash)] as const,
         async ([a, keys, sel], ctx) => {
