@@ -8,11 +8,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devAccounts } from '../../core/node/dev/devChain.ts';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
-import { rpc, type RpcReply } from './support/rpcCall.ts';
+import { sendDevTransfer } from './support/devTransfer.ts';
+import { rpc } from './support/rpcCall.ts';
 
 let node: DevNode;
 let flag: string;
@@ -25,21 +25,6 @@ afterAll(async () => {
   rmSync(flag, { force: true });
   await node?.stop();
 });
-
-const sender = new Wallet(devAccounts(1)[0].privateKey);
-async function transfer(nonce: number): Promise<RpcReply> {
-  const raw = await sender.signTransaction({
-    type: 2,
-    chainId: 1337,
-    nonce,
-    to: devAccounts(2)[1].address,
-    value: 1n,
-    gasLimit: 21_000,
-    maxFeePerGas: 10n ** 10n,
-    maxPriorityFeePerGas: 10n ** 9n,
-  });
-  return rpc(node.url, 'eth_sendRawTransaction', [raw]);
-}
 
 const head = async (): Promise<number> => Number((await rpc(node.url, 'eth_blockNumber')).result);
 
@@ -67,7 +52,7 @@ describe('disk full under a running node', () => {
     // Stuck after two failed seals in a row (0.5 s apart): the pool refuses from then on, saying why.
     const refusal = await until(async () => {
       const nonce = Number((await rpc(node.url, 'eth_getTransactionCount', [from, 'pending'])).result);
-      const r = await transfer(nonce);
+      const r = await sendDevTransfer(node.url, nonce);
       return r.error?.message.includes('block production is stuck') ? r.error : undefined;
     });
     expect(refusal.code).toBe(-32000);
@@ -90,7 +75,7 @@ describe('disk full under a running node', () => {
     await until(async () => ((await head()) > stuckAt ? true : undefined));
     await until(async () => (lines(/block production recovered/).length > 0 ? true : undefined));
     const nonce = Number((await rpc(node.url, 'eth_getTransactionCount', [from, 'pending'])).result);
-    const sent = await transfer(nonce);
+    const sent = await sendDevTransfer(node.url, nonce);
     expect(sent.error).toBeUndefined();
     const receipt = await until(async () => {
       const r = (await rpc(node.url, 'eth_getTransactionReceipt', [sent.result])).result as { status: string } | null;

@@ -2,10 +2,10 @@
  * `/metrics` of a running `xone run --dev` child process: served next to JSON-RPC on the same port, and the node's
  * own series (head, production counters, commit latency, tx pool sizes, durability) move when a block is sealed.
  */
-import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devAccounts } from '../../core/node/dev/devChain.ts';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
+import { sendDevTransfer } from './support/devTransfer.ts';
 import { rpc, scrape } from './support/rpcCall.ts';
 
 let node: DevNode;
@@ -15,22 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await node?.stop();
 });
-
-async function sendRaw(nonce: number): Promise<RpcReply> {
-  const wallet = new Wallet(devAccounts(1)[0].privateKey);
-  const raw = await wallet.signTransaction({
-    type: 2,
-    chainId: 1337,
-    nonce,
-    to: devAccounts(2)[1].address,
-    value: 1n,
-    gasLimit: 21_000,
-    maxFeePerGas: 10n ** 10n,
-    maxPriorityFeePerGas: 10n ** 9n,
-  });
-  return rpc(node.url, 'eth_sendRawTransaction', [raw]);
-}
-type RpcReply = Awaited<ReturnType<typeof rpc>>;
 
 describe('node /metrics', () => {
   it('default: GET /metrics answers prom-client text with process metrics, and JSON-RPC still works on the same port', async () => {
@@ -49,8 +33,8 @@ describe('node /metrics', () => {
     const nonce = Number((await rpc(node.url, 'eth_getTransactionCount', [devAccounts(1)[0].address, 'latest'])).result);
     const before = await scrape(node.url);
     expect(before.get('xone_store_durable')).toBe(1);
-    expect((await sendRaw(nonce)).error).toBeUndefined();
-    expect((await sendRaw(nonce + 5)).error).toBeUndefined(); // a nonce gap: stays queued
+    expect((await sendDevTransfer(node.url, nonce)).error).toBeUndefined();
+    expect((await sendDevTransfer(node.url, nonce + 5)).error).toBeUndefined(); // a nonce gap: stays queued
     const pooled = await scrape(node.url);
     expect(pooled.get('xone_txpool_pending')).toBe(1);
     expect(pooled.get('xone_txpool_queued')).toBe(1);
