@@ -66,6 +66,8 @@ export interface ChainView {
   headBlobBaseFee?(): MaybePromise<bigint | undefined>;
   /** EIP-7910 eth_config: the fork in force at the head, the next scheduled one and the last. Optional for partial backends. */
   forkConfigs?(): MaybePromise<ForkConfigsData>;
+  /** The name of the fork in force at the head (anvil_nodeInfo's hardFork). Optional for partial backends. */
+  headFork?(): string;
   /** false, or progress while syncing. */
   syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
 }

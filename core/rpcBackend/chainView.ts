@@ -245,6 +245,12 @@ export class StoreChainView implements ChainView {
     return forkConfigs(this.config, this.genesis, Number(this.currentHead().header.timestamp));
   }
 
+  /** The fork in force at the head, by our fork table's name. */
+  headFork(): string {
+    const h = this.currentHead().header;
+    return forkAt(this.config, Number(h.number), Number(h.timestamp));
+  }
+
   /** geth's oracle in short: the 60th percentile of the tips paid in the last 20 blocks, 1 gwei when there are none. */
   suggestTip(): bigint {
     const head = this.currentHead().header.number;

@@ -220,6 +220,33 @@ describe('anvil_* controls with anvil answer shapes', () => {
     await call(ours.url, 'hardhat_setCoinbase', ['0x0000000000000000000000000000000000000000']);
   });
 
+  it("behavior: anvil_nodeInfo and anvil_metadata / hardhat_metadata answer anvil's fields with this chain's values", async () => {
+    const [n1, n2] = (await both('anvil_nodeInfo')) as Record<string, unknown>[];
+    expect(Object.keys(n1).sort()).toEqual(Object.keys(n2).sort());
+    expect(Object.keys(n1.environment as object).sort()).toEqual(Object.keys(n2.environment as object).sort());
+    expect(n1.forkConfig).toEqual(n2.forkConfig);
+    const head = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as Record<string, string>;
+    expect(n1).toMatchObject({
+      currentBlockNumber: head.number,
+      currentBlockTimestamp: Number(head.timestamp),
+      currentBlockHash: head.hash,
+      hardFork: expect.stringMatching(/^[A-Za-z0-9]+$/),
+      transactionOrder: 'fees',
+      environment: { chainId: 1337, gasLimit: head.gasLimit, baseFee: head.baseFeePerGas },
+    });
+    const [m1, m2] = (await both('anvil_metadata')) as Record<string, unknown>[];
+    // anvil adds its build (clientSemver, clientCommitSha); the rest is the same set of fields.
+    expect(Object.keys(m1).sort()).toEqual(
+      Object.keys(m2)
+        .filter((k) => !k.startsWith('clientSemver') && k !== 'clientCommitSha')
+        .sort(),
+    );
+    expect(m1).toMatchObject({ chainId: 1337, forkedNetwork: null, latestBlockHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(m1.clientVersion).toBe(await call(ours.url, 'web3_clientVersion'));
+    expect(m1.instanceId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await call(ours.url, 'hardhat_metadata')).toMatchObject({ instanceId: m1.instanceId, chainId: 1337 });
+  });
+
   it('behavior: eth_sendUnsignedTransaction sends from an address without a key or impersonation, as anvil', async () => {
     const from = '0x000000000000000000000000000000000000f00d';
     for (const url of [ours.url, anvil.url]) {
@@ -340,6 +367,8 @@ describe('off --dev', () => {
         );
       }
       expect((await rpc(url, 'anvil_impersonateAccount', [BEEF])).error?.code).toBe(-32601);
+      for (const m of ['anvil_nodeInfo', 'anvil_metadata', 'hardhat_metadata']) expect((await rpc(url, m)).error?.code, m).toBe(-32601);
+      expect((await rpc(url, 'eth_getAccount', [BEEF, 'latest'])).result).toMatchObject({ balance: '0x0', nonce: '0x0' });
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

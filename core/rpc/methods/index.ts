@@ -7,6 +7,7 @@ import { debugTraceMethods } from './debugTrace.ts';
 import { traceMethods } from './trace.ts';
 import { simulateMethods } from './simulate.ts';
 import { devMethods } from './dev.ts';
+import { devInfoMethods } from './devInfo.ts';
 import { ethMethods } from './eth.ts';
 import { netMethods } from './net.ts';
 import { txpoolMethods } from './txpool.ts';
@@ -24,5 +25,6 @@ export function buildMethodTable(s: RpcServices): MethodTable {
     ...txpoolMethods(s),
     ...debugMethods(s),
     ...devMethods(s),
+    ...devInfoMethods(s),
   };
 }
