@@ -47,6 +47,7 @@ export class DevControls implements DevView {
   private nextBaseFee: bigint | undefined;
   private gasLimit: bigint | undefined;
   private coinbaseAddress: Uint8Array | undefined;
+  private intervalMs: number | undefined;
 
   constructor(
     private readonly node: DevNodeHandle,
@@ -102,6 +103,20 @@ export class DevControls implements DevView {
 
   setAutomine(enabled: boolean): void {
     this.producer.setMode(enabled ? ('automine' as MiningMode) : 'manual');
+  }
+
+  /**
+   * Interval mining at `ms` instead of Clique's period (anvil's --block-time): the producer's interval mode with the
+   * dev chain's own wait (see `XoneNode.planSeal`); 0 stops it and leaves mining to evm_mine.
+   */
+  setIntervalMining(ms: number): void {
+    this.intervalMs = ms > 0 ? ms : undefined;
+    this.producer.setMode(ms > 0 ? 'interval' : 'manual');
+  }
+
+  /** The wait between interval-mined blocks that evm_setIntervalMining chose, if any. */
+  get intervalMiningMs(): number | undefined {
+    return this.intervalMs;
   }
 
   getAutomine(): boolean {

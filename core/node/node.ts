@@ -416,6 +416,9 @@ export class XoneNode {
   async planSeal(): Promise<SealAttempt | undefined> {
     const plan = await this.chain.sealPlan();
     if (!plan.canSeal) return undefined;
+    // evm_setIntervalMining's wait runs from the last seal; block timestamps still keep Clique's period apart.
+    const chosenMs = this.dev?.intervalMiningMs;
+    if (chosenMs !== undefined) return { delayMs: chosenMs, parentHash: plan.parentHash };
     const nowMs = Date.now() + Number(this.dev?.clockOffsetSeconds ?? 0n) * 1000;
     const slotMs = Number(plan.parentTimestamp + BigInt(plan.period)) * 1000;
     return { delayMs: Math.max(0, slotMs - nowMs) + plan.wiggleMs, parentHash: plan.parentHash };

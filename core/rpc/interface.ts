@@ -289,6 +289,8 @@ export interface DevView {
   /** Mines `blocks` blocks (default 1); `timestamp` of the first if given, `interval` seconds apart if given. */
   mine(blocks: number, timestamp?: bigint, interval?: bigint): Promise<void>;
   setAutomine(enabled: boolean): void;
+  /** evm_setIntervalMining: a block every `ms` milliseconds from the pool (0: stop; no block unless mined or automine). */
+  setIntervalMining(ms: number): void;
   /** anvil_getAutomine: true while each transaction burst is sealed at once. */
   getAutomine(): boolean;
   /** The next block's timestamp (evm_setNextBlockTimestamp); later blocks continue from it. */

@@ -306,6 +306,24 @@ describe('anvil_* controls with anvil answer shapes', () => {
     expect(o.error).toEqual({ code: 3, message: 'execution reverted: custom error 0xdeadbeef', data: '0xdeadbeef' });
   });
 
+  it('behavior: evm_setIntervalMining / anvil_setIntervalMining seal blocks on a timer until 0 stops them', async () => {
+    const wasAutomine = await call(ours.url, 'anvil_getAutomine');
+    const number = async () => BigInt((await call(ours.url, 'eth_blockNumber')) as string);
+    const start = await number();
+    expect(await both('anvil_setIntervalMining', [1])).toEqual([null, null]);
+    expect(await both('anvil_getAutomine')).toEqual([false, false]);
+    expect(await both('evm_setIntervalMining', [300])).toEqual([true, null]);
+    // No wall-clock bound beyond a generous one: a loaded host seals later, never earlier.
+    for (let i = 0; i < 600 && (await number()) < start + 2n; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await number()).toBeGreaterThanOrEqual(start + 2n);
+    expect(await both('evm_setIntervalMining', [0])).toEqual([true, null]);
+    await new Promise((r) => setTimeout(r, 300));
+    const stopped = await number();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await number()).toBe(stopped);
+    for (const url of [ours.url, anvil.url]) await call(url, 'evm_setAutomine', [wasAutomine]);
+  });
+
   it('behavior: anvil_reset goes back to genesis with an empty pool', async () => {
     const [r1, r2] = await both('anvil_reset');
     expect(r1).toBe(r2);

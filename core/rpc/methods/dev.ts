@@ -132,6 +132,14 @@ export function devMethods(s: RpcServices): MethodTable {
       dev.setAutomine(on);
       return null;
     }),
+    evm_setIntervalMining: method([required(numberish)] as const, ([ms]) => {
+      dev.setIntervalMining(Number(ms));
+      return true;
+    }),
+    anvil_setIntervalMining: method([required(numberish)] as const, ([secs]) => {
+      dev.setIntervalMining(Number(secs) * 1000);
+      return null;
+    }),
     evm_snapshot: snapshot,
     anvil_snapshot: snapshot,
     evm_revert: revert,
