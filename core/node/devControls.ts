@@ -48,6 +48,8 @@ export class DevControls implements DevView {
   private gasLimit: bigint | undefined;
   private coinbaseAddress: Uint8Array | undefined;
   private intervalMs: number | undefined;
+  /** anvil_setBlockTimestampInterval: seconds between a block's and its parent's timestamps, in place of the clock. */
+  private timestampInterval: bigint | undefined;
 
   constructor(
     private readonly node: DevNodeHandle,
@@ -62,7 +64,8 @@ export class DevControls implements DevView {
   nextBlock(parent: Header, requested?: bigint): NextBlockSettings {
     const chosen = requested ?? this.nextTimestamp;
     const min = parent.timestamp + (this.periodSeconds > 0n ? this.periodSeconds : 1n);
-    let timestamp = chosen ?? nowSeconds() + this.timeOffset;
+    const clock = this.timestampInterval !== undefined ? parent.timestamp + this.timestampInterval : nowSeconds() + this.timeOffset;
+    let timestamp = chosen ?? clock;
     if (timestamp < min) timestamp = min;
     const header: DevHeaderFields = {};
     if (this.nextBaseFee !== undefined) header.baseFeePerGas = this.nextBaseFee;
@@ -117,6 +120,18 @@ export class DevControls implements DevView {
   /** The wait between interval-mined blocks that evm_setIntervalMining chose, if any. */
   get intervalMiningMs(): number | undefined {
     return this.intervalMs;
+  }
+
+  setTime(timestamp: bigint): bigint {
+    this.nextTimestamp = undefined;
+    this.timeOffset = timestamp - nowSeconds();
+    return this.timeOffset;
+  }
+
+  setBlockTimestampInterval(seconds: bigint | undefined): boolean {
+    const had = this.timestampInterval !== undefined;
+    this.timestampInterval = seconds;
+    return had;
   }
 
   getAutomine(): boolean {
@@ -222,6 +237,7 @@ export class DevControls implements DevView {
     this.nextBaseFee = undefined;
     this.gasLimit = undefined;
     this.coinbaseAddress = undefined;
+    this.timestampInterval = undefined;
     this.node.accounts?.reset();
   }
 

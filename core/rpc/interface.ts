@@ -316,6 +316,10 @@ export interface DevView {
   reset(): Promise<void>;
   snapshot(): MaybePromise<bigint>;
   revert(id: bigint): MaybePromise<boolean>;
+  /** evm_setTime: the dev clock reads `timestamp` now (later blocks continue from it); returns the offset in seconds. */
+  setTime(timestamp: bigint): MaybePromise<bigint>;
+  /** anvil_setBlockTimestampInterval: each later block `seconds` after its parent (undefined: back to the clock); whether one was set before. */
+  setBlockTimestampInterval(seconds: bigint | undefined): boolean;
   /** Adds seconds to the next block timestamps; returns the total offset. */
   increaseTime(seconds: bigint): MaybePromise<bigint>;
   /** anvil_setBalance / setNonce / setCode / setStorageAt: visible at 'latest' once the promise resolves. */

@@ -324,6 +324,26 @@ describe('anvil_* controls with anvil answer shapes', () => {
     for (const url of [ours.url, anvil.url]) await call(url, 'evm_setAutomine', [wasAutomine]);
   });
 
+  it('behavior: evm_setTime sets the next block time base; anvil_setBlockTimestampInterval spaces blocks until removed', async () => {
+    const head = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
+    const base = BigInt(head.timestamp) + 10_000n;
+    const [o1, o2] = (await both('evm_setTime', [Number(base)])) as number[];
+    expect(typeof o1).toBe('number');
+    expect(Math.abs(o1 - o2)).toBeLessThan(120);
+    await call(ours.url, 'evm_mine');
+    const set = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
+    // The clock has run on between the call and the seal (a loaded host: a few seconds at most).
+    expect(BigInt(set.timestamp) - base).toBeGreaterThanOrEqual(0n);
+    expect(BigInt(set.timestamp) - base).toBeLessThan(60n);
+    expect(await both('anvil_setBlockTimestampInterval', [7])).toEqual([null, null]);
+    await call(ours.url, 'evm_mine');
+    await call(ours.url, 'evm_mine');
+    const spaced = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
+    expect(BigInt(spaced.timestamp)).toBe(BigInt(set.timestamp) + 14n);
+    expect(await both('anvil_removeBlockTimestampInterval')).toEqual([true, true]);
+    expect(await both('anvil_removeBlockTimestampInterval')).toEqual([false, false]);
+  });
+
   it('behavior: anvil_reset goes back to genesis with an empty pool', async () => {
     const [r1, r2] = await both('anvil_reset');
     expect(r1).toBe(r2);

@@ -140,6 +140,13 @@ export function devMethods(s: RpcServices): MethodTable {
       dev.setIntervalMining(Number(secs) * 1000);
       return null;
     }),
+    // ganache's and anvil's evm_setTime answer the new offset from the wall clock, in seconds, as a JSON number.
+    evm_setTime: method([required(numberish)] as const, async ([ts]) => Number(await dev.setTime(ts))),
+    anvil_setBlockTimestampInterval: method([required(numberish)] as const, ([secs]) => {
+      dev.setBlockTimestampInterval(secs);
+      return null;
+    }),
+    anvil_removeBlockTimestampInterval: method([], () => dev.setBlockTimestampInterval(undefined)),
     evm_snapshot: snapshot,
     anvil_snapshot: snapshot,
     evm_revert: revert,
