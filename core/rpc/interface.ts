@@ -125,11 +125,20 @@ export interface FeeHistoryBlock {
 export interface StateView {
   getBalance(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<bigint>;
   getNonce(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<bigint>;
+  /** The account's four fields (an absent account reads as the empty one: empty code hash and storage root). */
+  getAccount(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<AccountFields>;
   getCode(address: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<Uint8Array>;
   /** 32-byte slot value (zero when unset). */
   getStorageAt(address: Uint8Array, slot: Uint8Array, at: HeaderData, signal: AbortSignal): MaybePromise<Uint8Array>;
   /** EIP-1186 proofs; may take time (many slots, deep tries): the node runs it in the execution pool under `scope`. */
   getProof(address: Uint8Array, slots: Uint8Array[], at: HeaderData, scope: RequestScope): MaybePromise<AccountProof>;
+}
+
+export interface AccountFields {
+  balance: bigint;
+  nonce: bigint;
+  codeHash: Uint8Array;
+  storageRoot: Uint8Array;
 }
 
 export interface AccountProof {

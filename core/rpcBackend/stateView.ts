@@ -1,7 +1,8 @@
 /** The RPC's StateView: account state after a block, from the store's state tables and change sets (read-only). */
 import { padLeft } from '../primitives/hex.ts';
-import type { AccountProof, MaybePromise, RequestScope, StateView } from '../rpc/interface.ts';
+import type { AccountFields, AccountProof, MaybePromise, RequestScope, StateView } from '../rpc/interface.ts';
 import type { HeaderData } from '../rpc/encode/types.ts';
+import { EMPTY_ACCOUNT } from '../state/account.ts';
 import { HistoricalState } from '../state/store/history.ts';
 import { getProof } from '../state/store/proof.ts';
 import type { ChainReader } from '../store/index.ts';
@@ -27,6 +28,11 @@ export class StoreStateView implements StateView {
 
   getNonce(address: Uint8Array, at: HeaderData): bigint {
     return this.at(at).getAccount(address)?.nonce ?? 0n;
+  }
+
+  getAccount(address: Uint8Array, at: HeaderData): AccountFields {
+    const { balance, nonce, codeHash, storageRoot } = this.at(at).getAccount(address) ?? EMPTY_ACCOUNT;
+    return { balance, nonce, codeHash, storageRoot };
   }
 
   getCode(address: Uint8Array, at: HeaderData): Uint8Array {

@@ -73,14 +73,15 @@ export function ethStateMethods(s: RpcServices): MethodTable {
       eth_getStorageAt: method([required(address), required(string), required(blockNumberOrHash)] as const, async ([a, key, sel], ctx) =>
         bytesToHex(await state.getStorageAt(a, storageKey(key), await at(sel), ctx.signal)),
       ),
-      // geth's eth_getAccount: the account fields without the proof nodes (an empty account answers empty hashes).
+      // geth's eth_getAccount: the account's fields, read as eth_getBalance reads (an absent account answers the
+      // empty code hash and storage root).
       eth_getAccount: method([required(address), required(blockNumberOrHash)] as const, async ([a, sel], ctx) => {
-        const p = await state.getProof(a, [], await at(sel), ctx);
+        const acc = await state.getAccount(a, await at(sel), ctx.signal);
         return {
-          balance: toQuantity(p.balance),
-          codeHash: bytesToHex(p.codeHash),
-          nonce: toQuantity(p.nonce),
-          storageRoot: bytesToHex(p.storageHash),
+          balance: toQuantity(acc.balance),
+          codeHash: bytesToHex(acc.codeHash),
+          nonce: toQuantity(acc.nonce),
+          storageRoot: bytesToHex(acc.storageRoot),
         };
       }),
       eth_getProof: method(
