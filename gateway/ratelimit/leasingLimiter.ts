@@ -20,6 +20,12 @@ export interface LeasingLimiterOptions {
   maxBuckets?: number;
 }
 
+/**
+ * The share of its burst a small bucket's lease may hold (from a burst of 40: 2 tokens), where burstShare would give
+ * less than 2 tokens: the anonymous tier (20/s, burst 40) leases 2, a small tier (50/s, burst 100) 5 (100 ms of refill).
+ */
+const SMALL_SHARE = 0.05;
+
 /** The shared limiter behind leases: it must take many unit tokens in one step (`lease`). */
 export type LeaseBackend = RateLimiter & Required<Pick<RateLimiter, 'lease'>>;
 
@@ -70,7 +76,7 @@ const live = (s: Segment, now: number, interval: number) => Math.max(0, Math.min
  * spent only while its slot on the shared bucket is still in the future (`live`), so the instances together never
  * admit more than the bucket's arithmetic allows. The imprecision is the other way: tokens leased and not yet spent
  * are missing from the other instances, at most one lease per instance and bucket.
- * - size: min(burstShare × burst, max(maxTokens, refillMs of refill)); below 2 tokens the bucket is decided on the
+ * - size: min(max(burstShare × burst, 2 from a burst of 40), max(maxTokens, refillMs of refill)); below 2 tokens the bucket is decided on the
  *   backend every time.
  * - renewed ahead: a call that leaves less than half a lease spendable fetches the rest in the background, so a busy
  *   bucket's calls never wait for the backend (issue #17: at 1e9/s every call waited on its own round trip).
@@ -100,7 +106,12 @@ export class LeasingLimiter implements RateLimiter {
   leaseSize(b: ScopeBucket): number {
     if (this.opts.maxTokens < 2) return 0;
     const byRate = Math.ceil((b.params.ratePerSec * this.refillMs) / 1000);
-    return Math.min(Math.floor(b.params.burst * this.burstShare), Math.max(this.opts.maxTokens, byRate));
+    // A small bucket may hold up to SMALL_SHARE of its burst (its refillMs of refill, when less): at 1 % a small tier
+    // (50/s, burst 100) leased 1 token, i.e. no lease, and every call on such a key waited for Redis.
+    const share = Math.floor(b.params.burst * this.burstShare);
+    const small = Math.floor(b.params.burst * SMALL_SHARE);
+    const bound = share >= 2 || small < 2 ? share : Math.min(small, Math.max(2, byRate));
+    return Math.min(bound, Math.max(this.opts.maxTokens, byRate));
   }
 
   /** The decision from a lease already held, when it needs no round trip (undefined: call `charge`). */

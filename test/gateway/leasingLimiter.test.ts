@@ -209,8 +209,8 @@ test('behavior: small buckets, several buckets and calls costing more than a lea
   clock = 1_000_000;
   const shared = new CountingShared();
   const l = new LeasingLimiter(shared, { maxTokens: 32, now });
-  await l.charge([bucket(40)], [1]);
-  await l.charge([bucket(40)], [1]);
+  await l.charge([bucket(30)], [1]);
+  await l.charge([bucket(30)], [1]);
   await l.charge([bucket(1000), bucket(1000, 20, 'ip')], [1]);
   const big = await l.charge([bucket(1000)], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   expect(big.admitted).toBe(11);
@@ -229,4 +229,61 @@ test('behavior: a batch is admitted in order while the lease and the bucket hold
   expect(r.admitted).toBe(1);
   expect(r.denied?.cost).toBe(2);
   expect(r.denied?.retryAfterMs).toBeGreaterThan(0);
+});
+
+test('behavior: a small tier (50/s, burst 100) and the anonymous tier (20/40) lease 2 tokens: at twice the rate two instances admit the bucket math; within the rate the 5-token lease makes no call wait after the first, in under half a round trip per call', async () => {
+  for (const [ratePerSec, burst] of [
+    [50, 100],
+    [20, 40],
+  ] as const) {
+    const b = bucket(burst, ratePerSec);
+    const size = new LeasingLimiter(new CountingShared(), { maxTokens: 32, now }).leaseSize(b);
+    // 100 ms of refill within 5 % of the burst (2 tokens at least).
+    expect(size).toBe(ratePerSec === 50 ? 5 : 2);
+    // Below a burst of 40 a 2-token lease would be more than 5 % of it: decided on the backend.
+    expect(new LeasingLimiter(new CountingShared(), { maxTokens: 32, now }).leaseSize(bucket(39, ratePerSec))).toBe(0);
+    for (const speed of [2, 0.8]) {
+      clock = 1_000_000;
+      const shared = new CountingShared();
+      const truth = new MemoryLimiter({ now });
+      const a = new LeasingLimiter(shared, { maxTokens: 32, now });
+      const c = new LeasingLimiter(shared, { maxTokens: 32, now });
+      const step = 1000 / (ratePerSec * speed);
+      let admitted = 0;
+      let waited = 0;
+      const calls = 2_000;
+      // Alternating instances, renewals answered before the next call.
+      for (let i = 0; i < calls; i++) {
+        const l = i % 2 ? a : c;
+        let r = l.chargeNow([b], [1]);
+        if (!r) {
+          waited++;
+          r = await l.charge([b], [1]);
+        }
+        if (r.admitted === 1) {
+          admitted++;
+          expect(truth.chargeSync([b], [1]).admitted).toBe(1);
+        }
+        await settle();
+        clock += step;
+      }
+      const allowed = Math.min(calls, burst + (ratePerSec * calls * step) / 1000);
+      expect(admitted).toBeLessThanOrEqual(allowed);
+      // At most one lease per instance unspent.
+      expect(admitted).toBeGreaterThanOrEqual(allowed - 2 * size);
+      if (speed < 1) {
+        // Each instance's first call fetched its lease; every other call was answered from one.
+        if (size >= 5) {
+          // Each instance's first call fetched its lease; every other call was answered from one (renewed ahead).
+          expect(waited).toBe(2);
+          expect(shared.charges).toBeLessThan(calls / 2);
+        } else {
+          // 2 tokens are 2 intervals of refill: a lease taken on a full bucket often runs out before the instance's
+          // next call, so about a quarter of the calls still wait (before: every call), 0.63 round trips per call.
+          expect(waited).toBeLessThan(calls / 3);
+          expect(shared.charges).toBeLessThan(calls * 0.7);
+        }
+      }
+    }
+  }
 });
