@@ -144,6 +144,36 @@ try {
   stats.disconnect();
   const nginx = await run(nginxUrl);
   const directAgain = await run(coreUrl);
+  // Cached hits vs the direct core, interleaved: one window of 2 s each on a shared host (the direct core's own figure
+  // swung 3,107 -> 1,396/s within one loaded run in session 8) made the ratio 0.81x-2.43x across quiet runs. Short
+  // windows of both sides alternate (ABBA order), each round gives a ratio, and the target reads their median.
+  const interleavedRounds = quick ? 6 : 10;
+  const interleavedSeconds = 1;
+  const cachedRounds: { directReqPerSec: number; cachedReqPerSec: number; ratio: number }[] = [];
+  for (let i = 0; i < interleavedRounds; i++) {
+    const directFirstInRound = i % 4 === 0 || i % 4 === 3;
+    const a = await load(directFirstInRound ? coreUrl : gwUrl, body, {}, interleavedSeconds);
+    const b = await load(directFirstInRound ? gwUrl : coreUrl, body, {}, interleavedSeconds);
+    const [d, c] = directFirstInRound ? [a, b] : [b, a];
+    cachedRounds.push({
+      directReqPerSec: d.reqPerSec,
+      cachedReqPerSec: c.reqPerSec,
+      ratio: Math.round((c.reqPerSec / d.reqPerSec) * 1000) / 1000,
+    });
+  }
+  const ratios = cachedRounds.map((r) => r.ratio).sort((x, y) => x - y);
+  const medianRatio =
+    ratios.length % 2
+      ? (ratios[(ratios.length - 1) / 2] as number)
+      : ((ratios[ratios.length / 2 - 1] as number) + (ratios[ratios.length / 2] as number)) / 2;
+  const cachedInterleaved = {
+    windowSeconds: interleavedSeconds,
+    inFlight: 32,
+    rounds: cachedRounds,
+    medianRatio: Math.round(medianRatio * 1000) / 1000,
+    minRatio: ratios[0] as number,
+    maxRatio: ratios[ratios.length - 1] as number,
+  };
   // The `--baseline` gateway gets the same warm-up as the one under test before the low-concurrency rounds (both its
   // paths): measured cold there, its first ~2,000 calls ran several times slower (JIT) and its figures looked worse
   // than its code (session 8: either build came out +0.6-0.9 ms worse at 1 in flight whenever it was the cold side).
@@ -257,6 +287,8 @@ try {
       uncachedVsNginxReqPerSec: r3(uncached.reqPerSec / nginx.reqPerSec),
       uncachedVsDirectReqPerSec: r3(uncached.reqPerSec / direct.reqPerSec),
     },
+    /** Cached hits vs the direct core in alternated 1 s windows (ABBA), one ratio per round: the target's figure. */
+    cachedInterleaved,
     /** Redis commands per cached hit (warm-up included), by command: the limiter's script is EVALSHA. */
     cachedRedisCallsPerRequest,
     limiter,
@@ -271,7 +303,8 @@ try {
         measured: r3(uncached.p50Ms - direct.p50Ms),
         met: uncached.p50Ms - direct.p50Ms <= 0.25,
       },
-      cachedVsDirect: { target: 1.5, measured: r3(cached.reqPerSec / direct.reqPerSec), met: cached.reqPerSec >= 1.5 * direct.reqPerSec },
+      /** The median of the interleaved rounds (cachedInterleaved); the single 32-in-flight windows are in `ratios`. */
+      cachedVsDirect: { target: 1.5, measured: cachedInterleaved.medianRatio, met: cachedInterleaved.medianRatio >= 1.5 },
       /** The gateway's decision (Redis behind token leases); the bare Redis round trip is in limiter.redisSequential. */
       limiterP99Ms: { target: 1, measured: limiter.gatewaySequential.p99Ms, met: limiter.gatewaySequential.p99Ms <= 1 },
       /** No target in the issue: reported so that a change to the hot path shows (issue #17: 85 us). */
@@ -300,7 +333,7 @@ try {
       lowLine('4', low4) +
       `; targets: added p50 uncached at 1 in flight +${t.addedP50UncachedMs.measured} ms (<= 0.25: ${verdict(t.addedP50UncachedMs.met)}), ` +
       `at 32 in flight +${t.addedP50UncachedSaturatedMs.measured} ms (${verdict(t.addedP50UncachedSaturatedMs.met)}), ` +
-      `cached ${t.cachedVsDirect.measured}x direct (>= 1.5: ${verdict(t.cachedVsDirect.met)}), ` +
+      `cached ${t.cachedVsDirect.measured}x direct (median of ${cachedRounds.length} interleaved rounds, ${cachedInterleaved.minRatio}-${cachedInterleaved.maxRatio}; >= 1.5: ${verdict(t.cachedVsDirect.met)}), ` +
       `limiter p99 ${t.limiterP99Ms.measured} ms (<= 1: ${verdict(t.limiterP99Ms.met)}), ` +
       `gateway CPU ${t.gatewayCpuUsPerCachedHit.measured} us per cached hit (${verdict(null)})` +
       ` (load ${loadStart.join(' ')} -> ${report.host.loadavgEnd.join(' ')}; ${report.host.filesystem})\n`,
