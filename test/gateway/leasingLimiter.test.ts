@@ -231,15 +231,16 @@ test('behavior: a batch is admitted in order while the lease and the bucket hold
   expect(r.denied?.retryAfterMs).toBeGreaterThan(0);
 });
 
-test('behavior: a small tier (50/s, burst 100) and the anonymous tier (20/40) lease 2 tokens: at twice the rate two instances admit the bucket math; within the rate the 5-token lease makes no call wait after the first, in under half a round trip per call', async () => {
+test('behavior: the default tier (100/s, burst 200) leases 10 tokens, a small tier (50/100) 5, the anonymous tier (20/40) 2: at twice the rate two instances admit the bucket math; within the rate the 5-token lease makes no call wait after the first, in under half a round trip per call', async () => {
   for (const [ratePerSec, burst] of [
+    [100, 200],
     [50, 100],
     [20, 40],
   ] as const) {
     const b = bucket(burst, ratePerSec);
     const size = new LeasingLimiter(new CountingShared(), { maxTokens: 32, now }).leaseSize(b);
     // 100 ms of refill within 5 % of the burst (2 tokens at least).
-    expect(size).toBe(ratePerSec === 50 ? 5 : 2);
+    expect(size).toBe({ 100: 10, 50: 5, 20: 2 }[ratePerSec]);
     // Below a burst of 40 a 2-token lease would be more than 5 % of it: decided on the backend.
     expect(new LeasingLimiter(new CountingShared(), { maxTokens: 32, now }).leaseSize(bucket(39, ratePerSec))).toBe(0);
     for (const speed of [2, 0.8]) {
