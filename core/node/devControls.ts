@@ -4,11 +4,11 @@
  * state dumps and reset. Every change of the chain goes through the producer's one queue, so blocks, edits and
  * unwinds never interleave. Shapes follow anvil; docs/cli.md lists where the dev chain differs.
  */
-import type { Header } from '../chain/header/index.ts';
+import { type Header, headerHash } from '../chain/header/index.ts';
 import type { DevHeaderFields } from '../chainService/chainService.ts';
 import type { ChainThread } from '../chainService/chainThread.ts';
 import { RpcError } from '../rpc/errors.ts';
-import type { DevStateEdit, DevView } from '../rpc/interface.ts';
+import type { DevSnapshot, DevStateEdit, DevView } from '../rpc/interface.ts';
 import type { DevAccounts } from '../rpcBackend/devAccounts.ts';
 import { decodeStateDump, encodeStateDump } from '../rpcBackend/devStateDump.ts';
 import { dumpAccounts } from '../state/store/dumpAccounts.ts';
@@ -39,7 +39,7 @@ export interface NextBlockSettings {
 const nowSeconds = (): bigint => BigInt(Math.floor(Date.now() / 1000));
 
 export class DevControls implements DevView {
-  private readonly snapshots = new Map<bigint, bigint>();
+  private readonly taken = new Map<bigint, DevSnapshot>();
   private nextSnapshot = 1n;
   /** Seconds added to the wall clock for block timestamps (evm_increaseTime, and time set by a chosen timestamp). */
   private timeOffset = 0n;
@@ -47,7 +47,8 @@ export class DevControls implements DevView {
   private nextBaseFee: bigint | undefined;
   private gasLimit: bigint | undefined;
   private coinbaseAddress: Uint8Array | undefined;
-  private intervalMs: number | undefined;
+  /** evm_setIntervalMining's wait between blocks: [min, max] ms (equal for one number). */
+  private intervalMs: readonly [number, number] | undefined;
   /** anvil_setBlockTimestampInterval: seconds between a block's and its parent's timestamps, in place of the clock. */
   private timestampInterval: bigint | undefined;
 
@@ -105,21 +106,30 @@ export class DevControls implements DevView {
   }
 
   setAutomine(enabled: boolean): void {
-    this.producer.setMode(enabled ? ('automine' as MiningMode) : 'manual');
+    const producer = this.producer;
+    // anvil keeps its interval miner when automine is switched off (evm_setAutomine false while interval mining seals
+    // on); true replaces it with automine there too.
+    if (enabled) producer.setMode('automine' as MiningMode);
+    else if (producer.miningMode !== 'interval') producer.setMode('manual');
   }
 
   /**
    * Interval mining at `ms` instead of Clique's period (anvil's --block-time): the producer's interval mode with the
    * dev chain's own wait (see `XoneNode.planSeal`); 0 stops it and leaves mining to evm_mine.
    */
-  setIntervalMining(ms: number): void {
-    this.intervalMs = ms > 0 ? ms : undefined;
-    this.producer.setMode(ms > 0 ? 'interval' : 'manual');
+  setIntervalMining(ms: number | readonly [number, number]): void {
+    const range: readonly [number, number] = typeof ms === 'number' ? [ms, ms] : ms;
+    const on = range[1] > 0;
+    this.intervalMs = on ? range : undefined;
+    this.producer.setMode(on ? 'interval' : 'manual');
   }
 
-  /** The wait between interval-mined blocks that evm_setIntervalMining chose, if any. */
+  /** The wait before the next interval-mined block that evm_setIntervalMining chose, if any (a new draw per call). */
   get intervalMiningMs(): number | undefined {
-    return this.intervalMs;
+    if (!this.intervalMs) return undefined;
+    const [min, max] = this.intervalMs;
+    // Hardhat's range: a whole number of ms in [min, max], drawn for each block.
+    return min + Math.floor(Math.random() * (max - min + 1));
   }
 
   setTime(timestamp: bigint): bigint {
@@ -140,16 +150,21 @@ export class DevControls implements DevView {
 
   snapshot(): bigint {
     const id = this.nextSnapshot++;
-    this.snapshots.set(id, this.node.head().number);
+    const head = this.node.head();
+    this.taken.set(id, { id, number: head.number, hash: headerHash(head) });
     return id;
   }
 
+  snapshots(): readonly DevSnapshot[] {
+    return [...this.taken.values()];
+  }
+
   async revert(id: bigint): Promise<boolean> {
-    const number = this.snapshots.get(id);
-    if (number === undefined || !this.node.producer) return false;
-    await this.unwindTo(number);
+    const taken = this.taken.get(id);
+    if (taken === undefined || !this.node.producer) return false;
+    await this.unwindTo(taken.number);
     // A snapshot is used once, as in Hardhat and anvil; later ones are gone too.
-    for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+    for (const key of [...this.taken.keys()]) if (key >= id) this.taken.delete(key);
     return true;
   }
 
@@ -231,7 +246,7 @@ export class DevControls implements DevView {
   async reset(): Promise<void> {
     await this.unwindTo(0n);
     this.node.pool.clear();
-    this.snapshots.clear();
+    this.taken.clear();
     this.timeOffset = 0n;
     this.nextTimestamp = undefined;
     this.nextBaseFee = undefined;

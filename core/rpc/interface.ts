@@ -293,13 +293,24 @@ export interface AccountsView {
   signTypedData(address: Uint8Array, typedData: unknown): Promise<Uint8Array>;
 }
 
+/** One evm_snapshot: its id and the head block it returns to. */
+export interface DevSnapshot {
+  id: bigint;
+  number: bigint;
+  hash: Uint8Array;
+}
+
 /** Test-node controls, present only in dev mode. */
 export interface DevView {
   /** Mines `blocks` blocks (default 1); `timestamp` of the first if given, `interval` seconds apart if given. */
   mine(blocks: number, timestamp?: bigint, interval?: bigint): Promise<void>;
+  /** true: seal each transaction burst at once; false: stop automine (interval mining, if on, goes on as on anvil). */
   setAutomine(enabled: boolean): void;
-  /** evm_setIntervalMining: a block every `ms` milliseconds from the pool (0: stop; no block unless mined or automine). */
-  setIntervalMining(ms: number): void;
+  /**
+   * evm_setIntervalMining: a block every `ms` milliseconds from the pool (0: stop; no block unless mined or automine);
+   * Hardhat's `[min, max]` draws each wait from the range (max 0: stop).
+   */
+  setIntervalMining(ms: number | readonly [number, number]): void;
   /** anvil_getAutomine: true while each transaction burst is sealed at once. */
   getAutomine(): boolean;
   /** The next block's timestamp (evm_setNextBlockTimestamp); later blocks continue from it. */
@@ -324,6 +335,8 @@ export interface DevView {
   /** anvil_reset: back to the genesis block, pool emptied, dev settings cleared. */
   reset(): Promise<void>;
   snapshot(): MaybePromise<bigint>;
+  /** The snapshots evm_revert can still return to, oldest first: id and the head block taken (anvil_metadata). */
+  snapshots(): readonly DevSnapshot[];
   revert(id: bigint): MaybePromise<boolean>;
   /** evm_setTime: the dev clock reads `timestamp` now (later blocks continue from it); returns the offset in seconds. */
   setTime(timestamp: bigint): MaybePromise<bigint>;

@@ -324,6 +324,55 @@ describe('anvil_* controls with anvil answer shapes', () => {
     for (const url of [ours.url, anvil.url]) await call(url, 'evm_setAutomine', [wasAutomine]);
   });
 
+  it("behavior: evm_setAutomine false keeps interval mining sealing (anvil's), true replaces it; anvil_reset keeps it", async () => {
+    const numberOf = async (url: string) => BigInt((await call(url, 'eth_blockNumber')) as string);
+    /** Waits until `url`'s head is past `from` by 2 blocks: a loaded host seals later, never earlier. */
+    const sealsOn = async (url: string, from: bigint) => {
+      for (let i = 0; i < 600 && (await numberOf(url)) < from + 2n; i++) await new Promise((r) => setTimeout(r, 50));
+      return (await numberOf(url)) >= from + 2n;
+    };
+    expect(await both('anvil_setIntervalMining', [1])).toEqual([null, null]);
+    expect(await both('evm_setAutomine', [false])).toEqual([true, null]);
+    expect(await both('anvil_getAutomine')).toEqual([false, false]);
+    for (const url of [ours.url, anvil.url]) expect(await sealsOn(url, await numberOf(url)), url).toBe(true);
+    const [r1, r2] = await both('anvil_reset');
+    expect(r1).toBe(r2);
+    for (const url of [ours.url, anvil.url]) expect(await sealsOn(url, 0n), url).toBe(true);
+    expect(await both('evm_setAutomine', [true])).toEqual([true, null]);
+    expect(await both('anvil_getAutomine')).toEqual([true, true]);
+    await new Promise((r) => setTimeout(r, 300));
+    const held = await Promise.all([numberOf(ours.url), numberOf(anvil.url)]);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await Promise.all([numberOf(ours.url), numberOf(anvil.url)])).toEqual(held);
+  });
+
+  it("behavior: evm_setIntervalMining takes Hardhat's [min, max] ms (anvil refuses it); a bad range is -32602", async () => {
+    const wasAutomine = await call(ours.url, 'anvil_getAutomine');
+    const start = BigInt((await call(ours.url, 'eth_blockNumber')) as string);
+    expect(await call(ours.url, 'evm_setIntervalMining', [[200, 400]])).toBe(true);
+    expect((await rpc(anvil.url, 'evm_setIntervalMining', [[200, 400]])).error?.code).toBe(-32602);
+    for (let i = 0; i < 600 && BigInt((await call(ours.url, 'eth_blockNumber')) as string) < start + 2n; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(BigInt((await call(ours.url, 'eth_blockNumber')) as string)).toBeGreaterThanOrEqual(start + 2n);
+    for (const bad of [[400, 200], [1, 2, 3], ['x', 2]]) {
+      const r = await rpc(ours.url, 'evm_setIntervalMining', [bad]);
+      expect(r.error?.code, JSON.stringify(bad)).toBe(-32602);
+    }
+    expect(await call(ours.url, 'evm_setIntervalMining', [[0, 0]])).toBe(true);
+    expect(await call(ours.url, 'anvil_getAutomine')).toBe(false);
+    await call(ours.url, 'evm_setAutomine', [wasAutomine]);
+  });
+
+  it('behavior: anvil_metadata lists the snapshots as anvil does (id -> [block number, block hash]) until reverted', async () => {
+    const [id1, id2] = (await both('evm_snapshot')) as string[];
+    const [m1, m2] = (await both('anvil_metadata')) as { snapshots: Record<string, unknown>; latestBlockNumber: number; latestBlockHash: string }[];
+    expect(m1.snapshots).toEqual({ [id1]: [m1.latestBlockNumber, m1.latestBlockHash] });
+    expect(m2.snapshots[id2]).toEqual([m2.latestBlockNumber, m2.latestBlockHash]);
+    expect(await call(ours.url, 'evm_revert', [id1])).toBe(true);
+    expect(await call(anvil.url, 'evm_revert', [id2])).toBe(true);
+    expect(((await call(ours.url, 'anvil_metadata')) as { snapshots: object }).snapshots).toEqual({});
+  });
+
   it('behavior: evm_setTime sets the next block time base; anvil_setBlockTimestampInterval spaces blocks until removed', async () => {
     const head = (await call(ours.url, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
     const base = BigInt(head.timestamp) + 10_000n;

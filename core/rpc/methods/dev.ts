@@ -18,6 +18,17 @@ function numberish(v: unknown): bigint {
   throw new ParamError(`cannot decode ${jsonKind(v)} as a number`);
 }
 
+/**
+ * evm_setIntervalMining's argument: milliseconds, or Hardhat's `[min, max]` (each block's wait drawn from the range).
+ */
+function intervalMs(v: unknown): number | readonly [number, number] {
+  if (!Array.isArray(v)) return Number(numberish(v));
+  if (v.length !== 2) throw new ParamError(`interval range has ${v.length} elements, want [min, max]`);
+  const [min, max] = [Number(numberish(v[0])), Number(numberish(v[1]))];
+  if (min > max) throw new ParamError(`interval range [${min}, ${max}]: min is above max`);
+  return [min, max];
+}
+
 /** A 32-byte storage word: anvil and Hardhat take a full word; a shorter DATA is left-padded like a quantity. */
 function storageWord(v: unknown): Uint8Array {
   const bytes = data(v);
@@ -132,8 +143,8 @@ export function devMethods(s: RpcServices): MethodTable {
       dev.setAutomine(on);
       return null;
     }),
-    evm_setIntervalMining: method([required(numberish)] as const, ([ms]) => {
-      dev.setIntervalMining(Number(ms));
+    evm_setIntervalMining: method([required(intervalMs)] as const, ([ms]) => {
+      dev.setIntervalMining(ms);
       return true;
     }),
     anvil_setIntervalMining: method([required(numberish)] as const, ([secs]) => {

@@ -9,8 +9,8 @@ import { type RpcServices } from '../services.ts';
 import { bytesToHex, toQuantity } from '../../primitives/hex.ts';
 
 export function devInfoMethods(s: RpcServices): MethodTable {
-  const { chain } = s.deps;
-  if (!s.options.dev || !s.deps.dev) return {};
+  const { chain, dev } = s.deps;
+  if (!s.options.dev || !dev) return {};
   // A random id per node start, as anvil's and Hardhat's instanceId: a script sees a restarted node as new.
   const instanceId = bytesToHex(randomBytes(32));
   const metadata = method([], () => {
@@ -22,7 +22,8 @@ export function devInfoMethods(s: RpcServices): MethodTable {
       latestBlockNumber: Number(head.number),
       latestBlockHash: bytesToHex(head.hash),
       forkedNetwork: null,
-      snapshots: {},
+      // anvil's map: snapshot id -> [block number, block hash] of the head it returns to.
+      snapshots: Object.fromEntries(dev.snapshots().map((t) => [toQuantity(t.id), [Number(t.number), bytesToHex(t.hash)]])),
     };
   });
   return {
