@@ -354,7 +354,11 @@ describe('anvil_* controls with anvil answer shapes', () => {
     for (let i = 0; i < 600 && BigInt((await call(ours.url, 'eth_blockNumber')) as string) < start + 2n; i++)
       await new Promise((r) => setTimeout(r, 50));
     expect(BigInt((await call(ours.url, 'eth_blockNumber')) as string)).toBeGreaterThanOrEqual(start + 2n);
-    for (const bad of [[400, 200], [1, 2, 3], ['x', 2]]) {
+    for (const bad of [
+      [400, 200],
+      [1, 2, 3],
+      ['x', 2],
+    ]) {
       const r = await rpc(ours.url, 'evm_setIntervalMining', [bad]);
       expect(r.error?.code, JSON.stringify(bad)).toBe(-32602);
     }
@@ -365,7 +369,11 @@ describe('anvil_* controls with anvil answer shapes', () => {
 
   it('behavior: anvil_metadata lists the snapshots as anvil does (id -> [block number, block hash]) until reverted', async () => {
     const [id1, id2] = (await both('evm_snapshot')) as string[];
-    const [m1, m2] = (await both('anvil_metadata')) as { snapshots: Record<string, unknown>; latestBlockNumber: number; latestBlockHash: string }[];
+    const [m1, m2] = (await both('anvil_metadata')) as {
+      snapshots: Record<string, unknown>;
+      latestBlockNumber: number;
+      latestBlockHash: string;
+    }[];
     expect(m1.snapshots).toEqual({ [id1]: [m1.latestBlockNumber, m1.latestBlockHash] });
     expect(m2.snapshots[id2]).toEqual([m2.latestBlockNumber, m2.latestBlockHash]);
     expect(await call(ours.url, 'evm_revert', [id1])).toBe(true);
