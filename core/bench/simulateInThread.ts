@@ -22,6 +22,7 @@ import { StoreTraceView } from '../rpcBackend/traceView.ts';
 import { EvmHostPool } from '../exec/evmHostPool.ts';
 import { openReadOnly } from '../store/index.ts';
 import { must, percentile, round3 } from './rpc/client.ts';
+import { DEV0, minedFromDev0 } from './rpc/devSend.ts';
 import { startOurs } from './rpc/peers.ts';
 import { compileTraceContracts } from './rpc/traceContracts.ts';
 
@@ -31,8 +32,6 @@ const callsAt = process.argv.indexOf('--calls');
 const CALLS = callsAt > 0 ? Number(process.argv[callsAt + 1]) : 10;
 const warmupAt = process.argv.indexOf('--warmup');
 const WARMUP = warmupAt > 0 ? Number(process.argv[warmupAt + 1]) : 5;
-const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-const FEES = { maxFeePerGas: '0x2540be400', maxPriorityFeePerGas: '0x3b9aca00' };
 
 /** This thread's CPU time (ms): the first field of its schedstat (Linux), so a loaded host's waits do not count. */
 const cpuMs = (): number => {
@@ -44,14 +43,7 @@ const node = await startOurs();
 try {
   const { Tracee } = compileTraceContracts();
   const abi = Tracee.abi as Abi;
-  const mined = async (tx: Record<string, unknown>): Promise<Record<string, string>> => {
-    const hash = await must(node.url, 'eth_sendTransaction', [{ from: DEV0, ...FEES, ...tx }]);
-    for (;;) {
-      const r = (await must(node.url, 'eth_getTransactionReceipt', [hash])) as Record<string, string> | null;
-      if (r) return r;
-      await new Promise((res) => setTimeout(res, 20));
-    }
-  };
+  const mined = (tx: Record<string, unknown>) => minedFromDev0(node.url, tx);
   await must(node.url, 'evm_setAutomine', [true]);
   const tracee = (await mined({ data: encodeDeployData({ abi, bytecode: Tracee.bytecode }), gas: '0x2dc6c0' })).contractAddress;
   const many = await mined({ to: tracee, data: encodeFunctionData({ abi, functionName: 'many', args: [200n] }), gas: '0xf42400' });
