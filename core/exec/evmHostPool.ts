@@ -24,8 +24,12 @@ export class EvmHostPool {
   private readonly idle = new Map<string, EvmHost[]>();
   private readonly keys = new WeakMap<EvmHost, string>();
 
-  /** A host for one call on `state`: an idle one of this chain and fork, or a new one. */
-  take(chainId: bigint, fork: Fork, state: JournaledState): EvmHost {
+  /**
+   * A host for one call on `state`: an idle one of this chain and fork, or a new one. With `precompileMoves` (a
+   * call's overridden precompiles) always a new one, never kept: its precompile table is that call's alone.
+   */
+  take(chainId: bigint, fork: Fork, state: JournaledState, precompileMoves?: ReadonlyMap<string, string>): EvmHost {
+    if (precompileMoves !== undefined && precompileMoves.size > 0) return new EvmHost(chainId, fork, state, { precompileMoves });
     const key = `${chainId}:${fork}`;
     const host = this.idle.get(key)?.pop();
     if (host === undefined) {

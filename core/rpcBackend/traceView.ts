@@ -8,7 +8,6 @@ import { decodeBlock } from '../chain/block/index.ts';
 import type { ChainConfig } from '../chain/forks.ts';
 import { recoverSender } from '../chain/transaction/index.ts';
 import { XoneError } from '../errors.ts';
-import { applyStateOverrides } from '../exec/call/stateOverrides.ts';
 import type { EvmHostPool } from '../exec/evmHostPool.ts';
 import { TRACER_NAMES, JsonText, type TraceSpec, type TracerName } from '../exec/trace/tracers.ts';
 import { TraceError, traceBlockTransactions, traceCall, type TxTrace } from '../exec/trace/traceBlock.ts';
@@ -187,7 +186,7 @@ export class StoreTraceView implements TraceView {
         this.blockHash,
         spec,
         { ...this.limits(opts), gasCap: this.options.gasCap },
-        overrides ? (state) => applyStateOverrides(state, overrides) : undefined,
+        overrides,
       );
       return this.capped(text(result));
     } catch (err) {

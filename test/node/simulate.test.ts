@@ -234,6 +234,29 @@ describe('eth_simulateV1', () => {
     expect(restored.returnData).toBe('0x1234');
   });
 
+  it('behavior: eth_call and debug_traceCall drop an overridden precompile as eth_simulateV1 does (geth)', async () => {
+    const sha256 = '0x0000000000000000000000000000000000000002';
+    const call = { from: C0, to: sha256, data: '0x616263' };
+    const digest = '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    const code = { [sha256]: { code: '0x602a60005260206000f3' } };
+    const balanceOnly = { [sha256]: { balance: '0x1' } };
+    const ethCall = async (ov?: unknown) => (await rpc(node.url, 'eth_call', ov ? [call, 'latest', ov] : [call, 'latest'])).result;
+    const simulated = async (ov: unknown) => {
+      const r = await sim({ blockStateCalls: [{ stateOverrides: ov, calls: [{ from: C0, to: sha256, input: call.data }] }] });
+      return ((r.result as Record<string, unknown>[])[0].calls as Record<string, string>[])[0].returnData;
+    };
+    expect(await ethCall()).toBe(digest);
+    // geth's StateOverride.Apply deletes the precompile for any override of its address: the override's code runs, or
+    // none (a balance alone leaves an empty account).
+    expect([await ethCall(code), await simulated(code)]).toEqual(['0x' + '2a'.padStart(64, '0'), '0x' + '2a'.padStart(64, '0')]);
+    expect([await ethCall(balanceOnly), await simulated(balanceOnly)]).toEqual(['0x', '0x']);
+    const traced = await rpc(node.url, 'debug_traceCall', [call, 'latest', { tracer: 'callTracer', stateOverrides: code }]);
+    expect((traced.result as { output: string }).output).toBe('0x' + '2a'.padStart(64, '0'));
+    const plain = await rpc(node.url, 'debug_traceCall', [call, 'latest', { tracer: 'callTracer' }]);
+    expect((plain.result as { output: string }).output).toBe(digest);
+    expect(await ethCall()).toBe(digest);
+  });
+
   it("error: the spec's codes for invalid requests", async () => {
     const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
     const codes = async (payload: unknown) => (await sim(payload)).error?.code;

@@ -9,10 +9,10 @@ import { EMPTY_ACCOUNT } from '../../state/account.ts';
 import { JournaledState } from '../../state/journaledState.ts';
 import { applyTransaction, type AppliedTx, type ApplyTxOptions } from '../applyTransaction.ts';
 import { TxInvalidError } from '../errors.ts';
-import { EvmHost } from '../evmHost.ts';
+import { EvmHost, precompileAddresses } from '../evmHost.ts';
 import { watchSteps } from '../evm/fastInterpreter.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
-import { applyStateOverrides } from './stateOverrides.ts';
+import { applyStateOverrides, removedPrecompiles } from './stateOverrides.ts';
 import type { ExecTx } from '../types.ts';
 import { CallError, defaultCallOptions, type CallEnvironment, type CallOptions, type CallRequest, type CallResult } from './types.ts';
 import { callTimeout } from './timeout.ts';
@@ -79,7 +79,10 @@ export async function execute(
   const state = new JournaledState(env.state);
   // geth applies the overrides to the call's state first: the default nonce (a created contract's address) sees them.
   if (opts.overrides !== undefined) applyStateOverrides(state, opts.overrides);
-  const host = opts.hosts ? opts.hosts.take(env.config.chainId, fork, state) : new EvmHost(env.config.chainId, fork, state);
+  const removed = removedPrecompiles(opts.overrides, precompileAddresses(env.config.chainId, fork));
+  const host = opts.hosts
+    ? opts.hosts.take(env.config.chainId, fork, state, removed)
+    : new EvmHost(env.config.chainId, fork, state, { precompileMoves: removed });
   const { deadline } = withDeadline(opts);
   const interrupt = opts.interrupt;
   watchSteps(host.evm, STEPS_PER_CLOCK_CHECK, () => {

@@ -6,6 +6,7 @@ import { EMPTY_ACCOUNT } from '../../state/account.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
 import { trimStorageValue } from '../../state/keys.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
+import { REMOVED_PRECOMPILE } from '../evmHost.ts';
 
 export type StateOverrideSet = ReadonlyMap<
   string,
@@ -39,4 +40,18 @@ export function applyStateOverrides(state: JournaledState, overrides: StateOverr
       state.putStorage(address, hexToBytes(slot), trimStorageValue(value));
     }
   }
+}
+
+/**
+ * The precompiles a call loses to its overrides, as `EvmHost`'s precompileMoves: geth removes a precompile from the
+ * call's set when an override names its address (any field), so the override's code, or none, runs there. eth_call,
+ * eth_estimateGas, eth_createAccessList and debug_traceCall agree with eth_simulateV1 on this.
+ */
+export function removedPrecompiles(overrides: StateOverrideSet | undefined, active: ReadonlySet<string>): ReadonlyMap<string, string> {
+  const removed = new Map<string, string>();
+  for (const addr of overrides?.keys() ?? []) {
+    const key = addr.replace(/^0x/, '').toLowerCase();
+    if (active.has(key)) removed.set(key, REMOVED_PRECOMPILE);
+  }
+  return removed;
 }

@@ -18,7 +18,8 @@ import { preBlockSystemCalls } from '../block/systemCalls.ts';
 import { CallError, type CallRequest } from '../call/types.ts';
 import { callGas, messageOf } from '../call/runCall.ts';
 import { TxInvalidError } from '../errors.ts';
-import type { EvmHost } from '../evmHost.ts';
+import { type EvmHost, precompileAddresses } from '../evmHost.ts';
+import { applyStateOverrides, removedPrecompiles, type StateOverrideSet } from '../call/stateOverrides.ts';
 import { EvmHostPool } from '../evmHostPool.ts';
 import type { BlockEnv, ExecTx } from '../types.ts';
 import { foldChanges } from './foldChanges.ts';
@@ -214,17 +215,17 @@ export async function traceCall(
   blockHash: (n: bigint) => Uint8Array | undefined,
   spec: TraceSpec,
   limits: TraceLimits & { gasCap: bigint },
-  prepare?: (state: JournaledState) => void,
+  overrides?: StateOverrideSet,
 ): Promise<unknown> {
   header = spec.block ? overridden(header, spec.block) : header;
   const fork = forkAt(config, Number(header.number), Number(header.timestamp));
   const base = new JournaledState(state);
-  prepare?.(base);
+  if (overrides !== undefined) applyStateOverrides(base, overrides);
   const gas = callGas(req, { gasCap: limits.gasCap });
   const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
   const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
   const hosts = limits.hosts ?? new EvmHostPool();
-  const host = hosts.take(config.chainId, fork, base);
+  const host = hosts.take(config.chainId, fork, base, removedPrecompiles(overrides, precompileAddresses(config.chainId, fork)));
   const { tx, sender } = messageOf(req, { header, config, state: base, blockHash }, gas);
   try {
     const t = await traceOne(
