@@ -257,6 +257,34 @@ describe('eth_simulateV1', () => {
     expect(await ethCall()).toBe(digest);
   });
 
+  it('behavior: overrides are pre-state (execution-apis override-* cases): a CREATE replaces a code override; emptying code keeps storage', async () => {
+    // C0's first CREATE lands at 0xf47b...b056 (nonce 0); the override there is pre-state, the created code wins.
+    const created = '0xf47be3b1978c24bb4b498620b247b2622a2cb056';
+    const forty2 = '0x' + '2a'.padStart(64, '0');
+    const r = await sim({
+      blockStateCalls: [
+        {
+          stateOverrides: { [C0]: { balance: '0x1e8480' }, [created]: { code: '0x' } },
+          calls: [
+            { from: C0, input: '0x69602a60005260206000f3600052600a6016f3' },
+            { from: C0, to: created },
+          ],
+        },
+        // Storage set, then the code emptied (account and slots kept), then code that reads slot 0.
+        { stateOverrides: { [C1]: { code: '0x00', stateDiff: { ['0x' + '0'.repeat(64)]: forty2 } } }, calls: [] },
+        { stateOverrides: { [C1]: { nonce: '0x0', code: '0x', balance: '0x0' } }, calls: [] },
+        { stateOverrides: { [C1]: { code: '0x60005460005260206000f3' } }, calls: [{ from: C0, to: C1 }] },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    const calls = (r.result as Record<string, unknown>[]).map((b) => b.calls as Record<string, string>[]);
+    expect(calls[0].map((c) => [c.returnData, c.gasUsed, c.status])).toEqual([
+      ['0x602a60005260206000f3', '0xd7f8', '0x1'],
+      [forty2, '0x521a', '0x1'],
+    ]);
+    expect(calls[3][0].returnData).toBe(forty2);
+  });
+
   it("error: the spec's codes for invalid requests", async () => {
     const head = (await rpc(node.url, 'eth_getBlockByNumber', ['latest', false])).result as Record<string, string>;
     const codes = async (payload: unknown) => (await sim(payload)).error?.code;
