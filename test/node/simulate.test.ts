@@ -303,6 +303,12 @@ describe('eth_simulateV1', () => {
       }),
     ).toBe(-38012);
     expect(await codes({ blockStateCalls: [{ calls: [{ from: C0, to: C1, value: '0x1' }] }] })).toBe(-38014);
+    // geth's wording (applyMessageWithEVM), as the execution-apis cases have it.
+    expect((await sim({ blockStateCalls: [{ calls: [{ from: C0, to: C1, value: '0x1', gas: '0x7530' }] }] })).error).toEqual({
+      code: -38014,
+      message:
+        'err: insufficient funds for gas * price + value: address 0xC000000000000000000000000000000000000000 have 0 want 1 (supplied gas 30000)',
+    });
     expect(await codes({ blockStateCalls: [{ blockOverrides: { number: head.number }, calls: [] }] })).toBe(-38020);
     expect(
       await codes({

@@ -344,7 +344,9 @@ async function simulateBlock(
       });
     } catch (err) {
       transfers?.detach();
-      if (err instanceof TxInvalidError) throw new SimulateError(invalidCode(err), err.message.replace(/^invalid transaction: /, ''));
+      // geth's applyMessageWithEVM wording: "err: <reason> (supplied gas <the call's gas>)".
+      if (err instanceof TxInvalidError)
+        throw new SimulateError(invalidCode(err), `err: ${err.message.replace(/^invalid transaction: /, '')} (supplied gas ${gas})`);
       throw err;
     } finally {
       transfers?.detach();
