@@ -172,7 +172,15 @@ export interface CallRequest {
 /** Overrides of eth_call's third parameter (geth StateOverride), validated. */
 export type StateOverrides = Map<
   string,
-  { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<string, Uint8Array>; stateDiff?: Map<string, Uint8Array> }
+  {
+    balance?: bigint;
+    nonce?: bigint;
+    code?: Uint8Array;
+    state?: Map<string, Uint8Array>;
+    stateDiff?: Map<string, Uint8Array>;
+    /** movePrecompileToAddress (0x-prefixed lower-case hex): the precompile at this address runs there instead. */
+    movePrecompileTo?: string;
+  }
 >;
 
 /**

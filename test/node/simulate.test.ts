@@ -257,6 +257,30 @@ describe('eth_simulateV1', () => {
     expect(await ethCall()).toBe(digest);
   });
 
+  it('behavior: eth_call and debug_traceCall take movePrecompileToAddress as geth (and its two refusals, -32000)', async () => {
+    const sha256 = '0x0000000000000000000000000000000000000002';
+    const moved = '0x0000000000000000000000000000000000001234';
+    const digest = '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    const move = { [sha256]: { movePrecompileToAddress: moved } };
+    const ethCall = (to: string, ov: unknown) => rpc(node.url, 'eth_call', [{ from: C0, to, data: '0x616263' }, 'latest', ov]);
+    expect((await ethCall(moved, move)).result).toBe(digest);
+    expect((await ethCall(sha256, move)).result).toBe('0x');
+    const traced = await rpc(node.url, 'debug_traceCall', [
+      { from: C0, to: moved, data: '0x616263' },
+      'latest',
+      { tracer: 'callTracer', stateOverrides: move },
+    ]);
+    expect((traced.result as { output: string }).output).toBe(digest);
+    expect((await ethCall(moved, { [C1]: { movePrecompileToAddress: moved } })).error).toEqual({
+      code: -32000,
+      message: 'account 0xc100000000000000000000000000000000000000 is not a precompile',
+    });
+    expect((await ethCall(moved, { [sha256]: { MovePrecompileToAddress: moved }, [moved]: { balance: '0x1' } })).error).toEqual({
+      code: -32000,
+      message: 'account 0x0000000000000000000000000000000000001234 is already overridden',
+    });
+  });
+
   it('behavior: overrides are pre-state (execution-apis override-* cases): a CREATE replaces a code override; emptying code keeps storage', async () => {
     // C0's first CREATE lands at 0xf47b...b056 (nonce 0); the override there is pre-state, the created code wins.
     const created = '0xf47be3b1978c24bb4b498620b247b2622a2cb056';

@@ -12,7 +12,7 @@ import { TxInvalidError } from '../errors.ts';
 import { EvmHost, precompileAddresses } from '../evmHost.ts';
 import { watchSteps } from '../evm/fastInterpreter.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
-import { applyStateOverrides, removedPrecompiles } from './stateOverrides.ts';
+import { applyStateOverrides, overriddenPrecompiles } from './stateOverrides.ts';
 import type { ExecTx } from '../types.ts';
 import { CallError, defaultCallOptions, type CallEnvironment, type CallOptions, type CallRequest, type CallResult } from './types.ts';
 import { callTimeout } from './timeout.ts';
@@ -79,10 +79,10 @@ export async function execute(
   const state = new JournaledState(env.state);
   // geth applies the overrides to the call's state first: the default nonce (a created contract's address) sees them.
   if (opts.overrides !== undefined) applyStateOverrides(state, opts.overrides);
-  const removed = removedPrecompiles(opts.overrides, precompileAddresses(env.config.chainId, fork));
+  const moves = overriddenPrecompiles(opts.overrides, precompileAddresses(env.config.chainId, fork));
   const host = opts.hosts
-    ? opts.hosts.take(env.config.chainId, fork, state, removed)
-    : new EvmHost(env.config.chainId, fork, state, { precompileMoves: removed });
+    ? opts.hosts.take(env.config.chainId, fork, state, moves)
+    : new EvmHost(env.config.chainId, fork, state, { precompileMoves: moves });
   const { deadline } = withDeadline(opts);
   const interrupt = opts.interrupt;
   watchSteps(host.evm, STEPS_PER_CLOCK_CHECK, () => {

@@ -5,8 +5,10 @@
 import { EMPTY_ACCOUNT } from '../../state/account.ts';
 import type { JournaledState } from '../../state/journaledState.ts';
 import { trimStorageValue } from '../../state/keys.ts';
+import { toChecksumAddress } from '../../primitives/address.ts';
 import { hexToBytes } from '../../primitives/hex.ts';
 import { REMOVED_PRECOMPILE } from '../evmHost.ts';
+import { CallError } from './types.ts';
 
 export type StateOverrideSet = ReadonlyMap<
   string,
@@ -16,6 +18,8 @@ export type StateOverrideSet = ReadonlyMap<
     code?: Uint8Array;
     state?: ReadonlyMap<string, Uint8Array>;
     stateDiff?: ReadonlyMap<string, Uint8Array>;
+    /** movePrecompileToAddress (0x hex): the precompile at this address runs there instead (eth_call and friends). */
+    movePrecompileTo?: string;
   }
 >;
 
@@ -43,15 +47,22 @@ export function applyStateOverrides(state: JournaledState, overrides: StateOverr
 }
 
 /**
- * The precompiles a call loses to its overrides, as `EvmHost`'s precompileMoves: geth removes a precompile from the
- * call's set when an override names its address (any field), so the override's code, or none, runs there. eth_call,
- * eth_estimateGas, eth_createAccessList and debug_traceCall agree with eth_simulateV1 on this.
+ * A call's precompile table changes, as `EvmHost`'s precompileMoves, following geth's StateOverride.Apply: a
+ * precompile whose address an override names (any field) is removed, so the override's code, or none, runs there;
+ * movePrecompileToAddress runs it at the new address instead. eth_call, eth_estimateGas, eth_createAccessList and
+ * debug_traceCall agree with eth_simulateV1 on this (which checks its own moves with the spec's codes).
  */
-export function removedPrecompiles(overrides: StateOverrideSet | undefined, active: ReadonlySet<string>): ReadonlyMap<string, string> {
-  const removed = new Map<string, string>();
-  for (const addr of overrides?.keys() ?? []) {
+export function overriddenPrecompiles(overrides: StateOverrideSet | undefined, active: ReadonlySet<string>): ReadonlyMap<string, string> {
+  const moves = new Map<string, string>();
+  for (const [addr, o] of overrides ?? []) {
     const key = addr.replace(/^0x/, '').toLowerCase();
-    if (active.has(key)) removed.set(key, REMOVED_PRECOMPILE);
+    if (o.movePrecompileTo !== undefined) {
+      if (!active.has(key)) throw new CallError('CALL_INVALID', `account ${toChecksumAddress(hexToBytes(addr))} is not a precompile`);
+      const to = o.movePrecompileTo.replace(/^0x/, '').toLowerCase();
+      if ([...(overrides?.keys() ?? [])].some((k) => k.replace(/^0x/, '').toLowerCase() === to))
+        throw new CallError('CALL_INVALID', `account ${toChecksumAddress(hexToBytes(o.movePrecompileTo))} is already overridden`);
+      moves.set(key, to);
+    } else if (active.has(key)) moves.set(key, REMOVED_PRECOMPILE);
   }
-  return removed;
+  return moves;
 }

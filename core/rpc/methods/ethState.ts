@@ -31,7 +31,11 @@ export function stateOverrides(v: unknown): StateOverrides {
         throw new ParamError(`json: cannot unmarshal ${jsonKind(m)} into Go value of type map[common.Hash]common.Hash`);
       return new Map(Object.entries(m as Record<string, unknown>).map(([k, val]) => [bytesToHex(storageKey(k)), storageKey(val)]));
     };
+    // Go's JSON decoding matches field names case-insensitively ("MovePrecompileToAddress" is the same field).
+    const moveKey = Object.keys(o).find((k) => k.toLowerCase() === 'moveprecompiletoaddress');
+    const moveTo = moveKey === undefined ? undefined : o[moveKey];
     out.set(key, {
+      ...(moveTo != null ? { movePrecompileTo: bytesToHex(address(moveTo)) } : {}),
       balance: o.balance == null ? undefined : quantity(o.balance),
       nonce: o.nonce == null ? undefined : uint64(o.nonce),
       code: o.code == null ? undefined : data(o.code),
