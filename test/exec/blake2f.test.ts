@@ -1,7 +1,8 @@
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { EVM, EVMError } from '@ethereumjs/evm';
 import { describe, expect, it } from 'vitest';
-import { blake2fPrecompile, type PrecompileCall, type PrecompileResult } from '../../core/exec/evm/blake2fPrecompile.ts';
+import { Blake2fMemo, MEMO_MIN_ROUNDS } from '../../core/exec/evm/blake2fMemo.ts';
+import { blake2fMemo, blake2fPrecompile, type PrecompileCall, type PrecompileResult } from '../../core/exec/evm/blake2fPrecompile.ts';
 import { EvmHost } from '../../core/exec/evmHost.ts';
 import { blake2fCompress } from '../../core/primitives/blake2f.ts';
 import { JournaledState } from '../../core/state/journaledState.ts';
@@ -56,5 +57,50 @@ describe('BLAKE2F precompile on WebAssembly (issue #18)', () => {
     const host = new EvmHost(1337n, 'Shanghai', new JournaledState(new MemoryState()));
     expect(host.evm.precompiles.get(ADDRESS)).toBe(blake2fPrecompile);
     expect(EVMError.errorMessages.OUT_OF_RANGE).toBeDefined();
+  });
+
+  it('behavior: a heavy call repeated is answered from the memo with the same output and gas', () => {
+    const data = input(MEMO_MIN_ROUNDS, 7);
+    const computed = hex(blake2fCompress(MEMO_MIN_ROUNDS, data.subarray(4, 212), true));
+    const hits = blake2fMemo.hits;
+    const first = blake2fPrecompile({ data, gasLimit: 10n ** 9n, common });
+    const again = blake2fPrecompile({ data: data.slice(), gasLimit: 10n ** 9n, common });
+    expect(blake2fMemo.hits).toBe(hits + 1);
+    expect(observable(again)).toEqual(observable(first));
+    expect(hex(again.returnValue)).toBe(computed);
+    again.returnValue.fill(0); // the caller's copy: the memo keeps its own
+    expect(hex(blake2fPrecompile({ data, gasLimit: 10n ** 9n, common }).returnValue)).toBe(computed);
+    // Not enough gas is still out of gas, before the memo is asked.
+    const short = blake2fPrecompile({ data, gasLimit: BigInt(MEMO_MIN_ROUNDS) - 1n, common });
+    expect(short.exceptionError?.error).toBe(EVMError.errorMessages.OUT_OF_GAS);
+    expect(blake2fMemo.hits).toBe(hits + 2);
+  });
+
+  it('behavior: the memo is keyed by the exact input and drops the oldest beyond its capacity', () => {
+    const heavy = input(MEMO_MIN_ROUNDS, 8, 0);
+    const otherFlag = heavy.slice();
+    otherFlag[212] = 1;
+    const outFlag0 = blake2fPrecompile({ data: heavy, gasLimit: 10n ** 9n, common }).returnValue;
+    const hits = blake2fMemo.hits;
+    const outFlag1 = blake2fPrecompile({ data: otherFlag, gasLimit: 10n ** 9n, common }).returnValue;
+    expect(blake2fMemo.hits).toBe(hits);
+    expect(hex(outFlag1)).toBe(hex(blake2fCompress(MEMO_MIN_ROUNDS, otherFlag.subarray(4, 212), true)));
+    expect(hex(outFlag1)).not.toBe(hex(outFlag0));
+    // Below the threshold nothing is kept.
+    const light = input(MEMO_MIN_ROUNDS - 1, 9);
+    blake2fPrecompile({ data: light, gasLimit: 10n ** 9n, common });
+    blake2fPrecompile({ data: light, gasLimit: 10n ** 9n, common });
+    expect(blake2fMemo.hits).toBe(hits);
+
+    const memo = new Blake2fMemo(2);
+    const [a, b, c] = [input(1, 1), input(1, 2), input(1, 3)];
+    memo.put(a, Uint8Array.of(1));
+    memo.put(b, Uint8Array.of(2));
+    expect(memo.get(a)).toEqual(Uint8Array.of(1)); // a is now the newest
+    memo.put(c, Uint8Array.of(3));
+    expect(memo.size).toBe(2);
+    expect(memo.get(b)).toBeUndefined();
+    expect(memo.get(a)).toEqual(Uint8Array.of(1));
+    expect(memo.get(c)).toEqual(Uint8Array.of(3));
   });
 });
