@@ -18,7 +18,7 @@ export interface SimulateBlockOverrides {
 }
 
 export interface SimulatePayload {
-  blocks: { blockOverrides?: SimulateBlockOverrides; stateOverrides?: StateOverrides; moves?: Map<string, string>; calls: CallRequest[] }[];
+  blocks: { blockOverrides?: SimulateBlockOverrides; stateOverrides?: StateOverrides; calls: CallRequest[] }[];
   traceTransfers: boolean;
   validation: boolean;
   returnFullTransactions: boolean;
@@ -66,16 +66,8 @@ export function simulatePayload(v: unknown): SimulatePayload {
     const out: SimulatePayload['blocks'][number] = { calls: calls.map(callRequest) };
     if (bo.blockOverrides != null) out.blockOverrides = blockOverrides(bo.blockOverrides);
     if (bo.stateOverrides != null) {
-      const so = obj(bo.stateOverrides, 'override.StateOverride');
-      const moves = new Map<string, string>();
-      for (const [addr, ov] of Object.entries(so)) {
-        // Go's JSON decoding matches field names case-insensitively ("MovePrecompileToAddress" is the same field).
-        const key = Object.keys(ov ?? {}).find((k) => k.toLowerCase() === 'moveprecompiletoaddress');
-        const m = key === undefined ? undefined : (ov as Record<string, unknown>)[key];
-        if (m != null) moves.set('0x' + Buffer.from(address(addr)).toString('hex'), '0x' + Buffer.from(address(m)).toString('hex'));
-      }
-      out.stateOverrides = stateOverrides(so);
-      if (moves.size > 0) out.moves = moves;
+      // movePrecompileToAddress rides in the override set, as eth_call's (core/exec/call/stateOverrides.ts).
+      out.stateOverrides = stateOverrides(obj(bo.stateOverrides, 'override.StateOverride'));
     }
     return out;
   });

@@ -61,7 +61,7 @@ export class StoreSimulateView implements SimulateView {
     const header = ethereumHeaderCodec.decode(decodeRlp(row.headerRlp), row.headerRlp);
     const requests: SimBlockRequest[] = payload.blocks.map((b) => ({
       ...(b.blockOverrides ? { blockOverrides: b.blockOverrides } : {}),
-      ...(b.stateOverrides ? { stateOverrides: { set: b.stateOverrides, moves: b.moves ?? new Map() } } : {}),
+      ...(b.stateOverrides ? { stateOverrides: b.stateOverrides } : {}),
       calls: b.calls.map((c) => callRequestOf(c) as ExecCallRequest),
     }));
     let blocks: SimBlock[];

@@ -12,7 +12,7 @@ import { TxInvalidError } from '../errors.ts';
 import { EvmHost, precompileAddresses } from '../evmHost.ts';
 import { watchSteps } from '../evm/fastInterpreter.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
-import { applyStateOverrides, overriddenPrecompiles } from './stateOverrides.ts';
+import { applyStateOverrides, CALL_MOVE_ERRORS, precompileMoves } from './stateOverrides.ts';
 import type { ExecTx } from '../types.ts';
 import { CallError, defaultCallOptions, type CallEnvironment, type CallOptions, type CallRequest, type CallResult } from './types.ts';
 import { callTimeout } from './timeout.ts';
@@ -79,7 +79,7 @@ export async function execute(
   const state = new JournaledState(env.state);
   // geth applies the overrides to the call's state first: the default nonce (a created contract's address) sees them.
   if (opts.overrides !== undefined) applyStateOverrides(state, opts.overrides);
-  const moves = overriddenPrecompiles(opts.overrides, precompileAddresses(env.config.chainId, fork));
+  const moves = precompileMoves(opts.overrides, precompileAddresses(env.config.chainId, fork), CALL_MOVE_ERRORS);
   const host = opts.hosts
     ? opts.hosts.take(env.config.chainId, fork, state, moves)
     : new EvmHost(env.config.chainId, fork, state, { precompileMoves: moves });

@@ -47,22 +47,59 @@ export function applyStateOverrides(state: JournaledState, overrides: StateOverr
 }
 
 /**
- * A call's precompile table changes, as `EvmHost`'s precompileMoves, following geth's StateOverride.Apply: a
- * precompile whose address an override names (any field) is removed, so the override's code, or none, runs there;
- * movePrecompileToAddress runs it at the new address instead. eth_call, eth_estimateGas, eth_createAccessList and
- * debug_traceCall agree with eth_simulateV1 on this (which checks its own moves with the spec's codes).
+ * The refusals a method raises for movePrecompileToAddress, each given the address at fault (0x lower-case hex); a
+ * refusal left out is a check the method does not make.
  */
-export function overriddenPrecompiles(overrides: StateOverrideSet | undefined, active: ReadonlySet<string>): ReadonlyMap<string, string> {
+export interface PrecompileMoveErrors {
+  /** A move of an address that holds no precompile (checked for every move before any other check, as geth). */
+  notPrecompile(address: string): Error;
+  /** A move onto the precompile's own address (eth_simulateV1's -38022). */
+  toItself?(address: string): Error;
+  /** A move onto an address an override names, the precompile's own included (geth's StateOverride.Apply). */
+  targetOverridden?(address: string): Error;
+  /** Two moves onto one address (eth_simulateV1's -38023). */
+  sharedTarget?(address: string): Error;
+}
+
+const plain = (addr: string): string => addr.replace(/^0x/, '').toLowerCase();
+
+/**
+ * A call's precompile table changes, as `EvmHost`'s precompileMoves (unprefixed hex: old -> new, or
+ * REMOVED_PRECOMPILE), following geth's StateOverride.Apply: a precompile whose address an override names (any
+ * field) is removed, so the override's code, or none, runs there; movePrecompileToAddress runs it at the new address
+ * instead. One rule for eth_call, eth_estimateGas, eth_createAccessList, debug_traceCall and eth_simulateV1; each
+ * names the refusals with its own codes and texts.
+ */
+export function precompileMoves(
+  overrides: StateOverrideSet | undefined,
+  active: ReadonlySet<string>,
+  errors: PrecompileMoveErrors,
+): Map<string, string> {
   const moves = new Map<string, string>();
-  for (const [addr, o] of overrides ?? []) {
-    const key = addr.replace(/^0x/, '').toLowerCase();
-    if (o.movePrecompileTo !== undefined) {
-      if (!active.has(key)) throw new CallError('CALL_INVALID', `account ${toChecksumAddress(hexToBytes(addr))} is not a precompile`);
-      const to = o.movePrecompileTo.replace(/^0x/, '').toLowerCase();
-      if ([...(overrides?.keys() ?? [])].some((k) => k.replace(/^0x/, '').toLowerCase() === to))
-        throw new CallError('CALL_INVALID', `account ${toChecksumAddress(hexToBytes(o.movePrecompileTo))} is already overridden`);
-      moves.set(key, to);
-    } else if (active.has(key)) moves.set(key, REMOVED_PRECOMPILE);
+  if (overrides === undefined) return moves;
+  for (const [addr, o] of overrides)
+    if (o.movePrecompileTo !== undefined && !active.has(plain(addr))) throw errors.notPrecompile(`0x${plain(addr)}`);
+  const named = new Set([...overrides.keys()].map(plain));
+  const targets = new Set<string>();
+  for (const [addr, o] of overrides) {
+    const from = plain(addr);
+    if (o.movePrecompileTo === undefined) {
+      if (active.has(from) && !moves.has(from)) moves.set(from, REMOVED_PRECOMPILE);
+      continue;
+    }
+    const to = plain(o.movePrecompileTo);
+    const shown = `0x${to}`;
+    if (to === from && errors.toItself) throw errors.toItself(shown);
+    if (named.has(to) && errors.targetOverridden) throw errors.targetOverridden(shown);
+    if (targets.has(to) && errors.sharedTarget) throw errors.sharedTarget(shown);
+    targets.add(to);
+    moves.set(from, to);
   }
   return moves;
 }
+
+/** geth's -32000 texts for eth_call and friends (StateOverride.Apply). */
+export const CALL_MOVE_ERRORS: PrecompileMoveErrors = {
+  notPrecompile: (a) => new CallError('CALL_INVALID', `account ${toChecksumAddress(hexToBytes(a))} is not a precompile`),
+  targetOverridden: (a) => new CallError('CALL_INVALID', `account ${toChecksumAddress(hexToBytes(a))} is already overridden`),
+};

@@ -25,7 +25,7 @@ import { blockEnvOf } from '../block/executeBlock.ts';
 import { collectRequests } from '../block/requests.ts';
 import { preBlockSystemCalls } from '../block/systemCalls.ts';
 import type { CallRequest } from '../call/types.ts';
-import { applyStateOverrides, type StateOverrideSet } from '../call/stateOverrides.ts';
+import { applyStateOverrides, precompileMoves, type PrecompileMoveErrors, type StateOverrideSet } from '../call/stateOverrides.ts';
 import { TxInvalidError } from '../errors.ts';
 import { EvmHost, precompileAddresses, REMOVED_PRECOMPILE } from '../evmHost.ts';
 import type { EvmHostPool } from '../evmHostPool.ts';
@@ -38,15 +38,10 @@ import type { BlockOverrides } from '../types.ts';
 
 export type SimBlockOverrides = BlockOverrides;
 
-export interface SimStateOverrides {
-  set: StateOverrideSet;
-  /** precompile address (hex) -> where its code moves (hex). */
-  moves: ReadonlyMap<string, string>;
-}
-
 export interface SimBlockRequest {
   blockOverrides?: SimBlockOverrides;
-  stateOverrides?: SimStateOverrides;
+  /** With movePrecompileToAddress: the precompile runs at the new address, the old one gets the override's code. */
+  stateOverrides?: StateOverrideSet;
   calls: CallRequest[];
 }
 
@@ -285,15 +280,11 @@ async function simulateBlock(
   });
   const overrides = plan.request?.stateOverrides;
   const active = precompileAddresses(config.chainId, fork);
-  const moved = overrides ? movePrecompiles(overrides.moves, state, active) : new Map<string, string>();
-  if (overrides) {
-    // As geth: a precompile whose address the block overrides is gone for the block (its override's code runs).
-    for (const addr of overrides.set.keys()) {
-      const key = addr.replace(/^0x/, '').toLowerCase();
-      if (active.has(key) && !moved.has(key)) moved.set(key, REMOVED_PRECOMPILE);
-    }
-    applyStateOverrides(state, overrides.set);
-  }
+  const moved = precompileMoves(overrides, active, SIM_MOVE_ERRORS);
+  // A moved precompile's new address is an account of the block (an empty one when it held none).
+  for (const to of moved.values())
+    if (to !== REMOVED_PRECOMPILE && state.getAccount(bytesOfKey(to)) === undefined) state.putAccount(bytesOfKey(to), EMPTY_ACCOUNT);
+  if (overrides) applyStateOverrides(state, overrides);
   const block: Block = { header, transactions: [], ommers: [], ...(header.withdrawalsRoot ? { withdrawals: [] } : {}) };
   const env = blockEnvOf(block, { config, fork, blockHash: (n) => (n < plan.number && n + 256n >= plan.number ? hashOf(n) : undefined) });
   const host = hosts.get(fork, state, opts.traceTransfers || moved.size > 0, moved);
@@ -394,28 +385,12 @@ async function simulateBlock(
   return { header: sealed, hash: headerHash(sealed), transactions: txs, senders, calls };
 }
 
-/**
- * movePrecompileToAddress: the precompile's code runs at the new address; the old address gets the code the
- * override gives it (or none). Returns the moves for the EVM (old hex -> new hex). Refuses a precompile moved onto
- * itself (-38022) and two moves to one address (-38023).
- */
-function movePrecompiles(moves: ReadonlyMap<string, string>, state: JournaledState, active: ReadonlySet<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  const targets = new Set<string>();
-  // As geth, an address that holds no precompile is refused before any other check.
-  for (const from of moves.keys())
-    if (!active.has(from.replace(/^0x/, '')))
-      throw new SimulateError('SIM_SERVER_ERROR', `account ${toChecksumAddress(bytesOfKey(from.replace(/^0x/, '')))} is not a precompile`);
-  for (const [from, to] of moves) {
-    if (from === to) throw new SimulateError('SIM_MOVE_TO_ITSELF', `account ${from} requested to be moved to itself`);
-    if (targets.has(to)) throw new SimulateError('SIM_MOVE_TWICE', `multiple overrides moving precompiles to ${to}`);
-    targets.add(to);
-    out.set(from.replace(/^0x/, ''), to.replace(/^0x/, ''));
-    if (state.getAccount(bytesOfKey(to.replace(/^0x/, ''))) === undefined)
-      state.putAccount(bytesOfKey(to.replace(/^0x/, '')), EMPTY_ACCOUNT);
-  }
-  return out;
-}
+/** eth_simulateV1's refusals of a movePrecompileToAddress: the spec's codes, geth's -32000 for a non-precompile. */
+const SIM_MOVE_ERRORS: PrecompileMoveErrors = {
+  notPrecompile: (a) => new SimulateError('SIM_SERVER_ERROR', `account ${toChecksumAddress(bytesOfKey(a.slice(2)))} is not a precompile`),
+  toItself: (a) => new SimulateError('SIM_MOVE_TO_ITSELF', `account ${a} requested to be moved to itself`),
+  sharedTarget: (a) => new SimulateError('SIM_MOVE_TWICE', `multiple overrides moving precompiles to ${a}`),
+};
 
 /** ERC-7528 Transfer logs for ether moved (top call, CALL/CALLCODE/CREATE with value, SELFDESTRUCT), in order with the real logs. */
 function transferLogs(host: EvmHost): { detach(): void; logs(ok: boolean, tx: Transaction, from: Uint8Array): Log[] } {

@@ -19,7 +19,7 @@ import { CallError, type CallRequest } from '../call/types.ts';
 import { callGas, messageOf } from '../call/runCall.ts';
 import { TxInvalidError } from '../errors.ts';
 import { type EvmHost, precompileAddresses } from '../evmHost.ts';
-import { applyStateOverrides, overriddenPrecompiles, type StateOverrideSet } from '../call/stateOverrides.ts';
+import { applyStateOverrides, CALL_MOVE_ERRORS, precompileMoves, type StateOverrideSet } from '../call/stateOverrides.ts';
 import { EvmHostPool } from '../evmHostPool.ts';
 import type { BlockEnv, ExecTx } from '../types.ts';
 import { foldChanges } from './foldChanges.ts';
@@ -225,7 +225,12 @@ export async function traceCall(
   const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
   const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
   const hosts = limits.hosts ?? new EvmHostPool();
-  const host = hosts.take(config.chainId, fork, base, overriddenPrecompiles(overrides, precompileAddresses(config.chainId, fork)));
+  const host = hosts.take(
+    config.chainId,
+    fork,
+    base,
+    precompileMoves(overrides, precompileAddresses(config.chainId, fork), CALL_MOVE_ERRORS),
+  );
   const { tx, sender } = messageOf(req, { header, config, state: base, blockHash }, gas);
   try {
     const t = await traceOne(
