@@ -38,6 +38,11 @@ export interface NextBlockSettings {
 
 const nowSeconds = (): bigint => BigInt(Math.floor(Date.now() / 1000));
 
+/** Hardhat's interval: a whole number of ms in [min, max], each equally likely for `random()` uniform in [0, 1). */
+export function waitInRange([min, max]: readonly [number, number], random: () => number): number {
+  return min + Math.floor(random() * (max - min + 1));
+}
+
 export class DevControls implements DevView {
   private readonly taken = new Map<bigint, DevSnapshot>();
   private nextSnapshot = 1n;
@@ -124,12 +129,12 @@ export class DevControls implements DevView {
     this.producer.setMode(on ? 'interval' : 'manual');
   }
 
-  /** The wait before the next interval-mined block that evm_setIntervalMining chose, if any (a new draw per call). */
-  get intervalMiningMs(): number | undefined {
-    if (!this.intervalMs) return undefined;
-    const [min, max] = this.intervalMs;
-    // Hardhat's range: a whole number of ms in [min, max], drawn for each block.
-    return min + Math.floor(Math.random() * (max - min + 1));
+  /**
+   * Draws the wait before the next interval-mined block from evm_setIntervalMining's range, or undefined when it set
+   * none: each call is a new draw (Hardhat's [min, max] draws one per block), so call it once per block.
+   */
+  nextIntervalWaitMs(): number | undefined {
+    return this.intervalMs && waitInRange(this.intervalMs, Math.random);
   }
 
   setTime(timestamp: bigint): bigint {

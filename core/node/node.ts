@@ -417,7 +417,7 @@ export class XoneNode {
     const plan = await this.chain.sealPlan();
     if (!plan.canSeal) return undefined;
     // evm_setIntervalMining's wait runs from the last seal; block timestamps still keep Clique's period apart.
-    const chosenMs = this.dev?.intervalMiningMs;
+    const chosenMs = this.dev?.nextIntervalWaitMs();
     if (chosenMs !== undefined) return { delayMs: chosenMs, parentHash: plan.parentHash };
     const nowMs = Date.now() + Number(this.dev?.clockOffsetSeconds ?? 0n) * 1000;
     const slotMs = Number(plan.parentTimestamp + BigInt(plan.period)) * 1000;
