@@ -40,6 +40,10 @@ export class Blake2fMemo {
     }
   }
 
+  clear(): void {
+    this.#results.clear();
+  }
+
   get size(): number {
     return this.#results.size;
   }
