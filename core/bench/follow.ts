@@ -141,6 +141,12 @@ const report = {
 };
 process.stdout.write(JSON.stringify(report, null, 2) + '\n');
 const yesNo = (v: boolean): string => (v ? 'met' : 'not met');
+const threadSplit = (f: FollowFigures): string =>
+  [
+    ...f.threads.threads.map((t) => `${t.name} ${t.cpuMs}`),
+    `node-internal ${f.threads.nodeInternalMs}`,
+    `exited ${f.threads.exitedMs}`,
+  ].join(', ') + ' ms';
 for (const f of runs) {
   const v = verdict(f);
   const targets =
@@ -151,6 +157,6 @@ for (const f of runs) {
     `follow (recovery workers ${f.recoveryWorkers}, RPC pool warm threads ${report.rpcPoolWarmThreads}): ${f.txPerSec} tx/s, ${f.blocksPerSec} blocks/s (x${ratio(f.txPerSec, ANCHORS.gethXdcTxPerSec)} geth-XDC), ` +
       `${f.cpu.txPerCpuSec} tx per CPU-s, longest stall ${f.loop.longestStallMs} ms, p99 lag ${f.loop.p99LagMs} ms, RSS importing ${f.memory.importing.vmRss} MB ` +
       `(anon ${f.memory.importing.rssAnon}, file ${f.memory.importing.rssFile}, max ${f.memory.importing.maxVmRssWholeImport}), idle ${f.memory.idle.vmRss} MB, ` +
-      `HWM ${f.memory.idle.vmHwm} MB, ${rpc} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'}); ${targets}\n`,
+      `HWM ${f.memory.idle.vmHwm} MB, ${rpc}; CPU by thread ${threadSplit(f)} (load ${loadBefore.join(' ')}, ${report.filesystem.fstype ?? '?'}); ${targets}\n`,
   );
 }

@@ -5,7 +5,7 @@
  * appended to the file named by `XONE_HEAP_DIAG_FILE`. Off (and free) unless the variable is set. A thread busy in
  * synchronous work (the chain thread inside a batch) reports only between its steps.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readlinkSync } from 'node:fs';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { threadId } from 'node:worker_threads';
 
@@ -19,6 +19,7 @@ function heapDiagLine(name: string): Record<string, string | number> {
     heapDiag: name,
     pid: process.pid,
     threadId,
+    ...osThreadId(),
     used: mb(h.used_heap_size),
     total: mb(h.total_heap_size),
     limit: mb(h.heap_size_limit),
@@ -43,6 +44,18 @@ export function startHeapDiag(name: string, env: NodeJS.ProcessEnv = process.env
   }, ms);
   timer.unref(); // diagnostics never keep a thread alive
   return () => clearInterval(timer);
+}
+
+/**
+ * The calling thread's kernel id (Linux: `/proc/thread-self` links to `PID/task/TID`), so bench:follow can match this
+ * thread's lines to its CPU in /proc/PID/task/TID/schedstat; every thread of a Node process is called `node`.
+ */
+function osThreadId(): { tid?: number } {
+  try {
+    return { tid: Number(readlinkSync('/proc/thread-self').split('/').pop()) };
+  } catch {
+    return {};
+  }
 }
 
 /** RssAnon, RssFile and RssShmem of the process in MB (Linux /proc/self/status; empty elsewhere). */

@@ -73,10 +73,12 @@ export async function startNode(
   nodeFlags: string[] = [],
   /** Receives the stdout lines that are not JSON log lines (V8's `--trace-gc` output, when that flag is given). */
   otherLine?: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<NodeProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeFlags, join(ROOT, 'bin', 'xone.mjs'), 'run', '--http.port', String(port), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   const lines: BenchLogLine[] = [];
   const waiters: { msg: string; resolve: (l: BenchLogLine) => void }[] = [];

@@ -3,12 +3,14 @@
  * probes it while it imports the producer's prebuilt chain, and returns the figures. The clock starts when the
  * follower logs `Following peers` and stops at the first eth_blockNumber answer at or past the chain's head.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarize } from '../store/stats.ts';
 import { cpuMs } from '../rpc/processCpu.ts';
 import type { PrebuiltChain } from './chain.ts';
 import { startNode } from './process.ts';
+import { smapsClasses, type SmapsClasses } from './smapsClasses.ts';
+import { threadCpuDelta, threadCpuSnapshot, threadNamesFromHeapDiag } from './threadCpu.ts';
 import {
   highestBucket,
   histogramDelta,
@@ -51,7 +53,19 @@ export interface FollowFigures {
   memory: { start: PhaseMemory; importing: PhaseMemory & { maxVmRssWholeImport: number }; idle: PhaseMemory };
   rpc: Record<'eth_blockNumber' | 'eth_getBalance', { n: number; p50: number; p99: number; max: number; errors: number }>;
   counters: { importBlocks: number; importTxs: number; importGas: number };
+  /**
+   * The import window on CLOCK_MONOTONIC in µs (the clock of a .cpuprofile's timestamps: `profileSummary.ts --window`
+   * cuts a `--cpu-prof` profile to it).
+   */
+  window: { monotonicUs: [number, number] };
+  /** CPU of each of the follower's threads over the import (schedstat), named by their `XONE_HEAP_DIAG` lines. */
+  threads: ReturnType<typeof threadCpuDelta>;
+  /** RSS by kind of mapping (/proc/PID/smaps) at the end of the import and at the end of the idle phase. */
+  smaps: { importEnd?: SmapsClasses; idle?: SmapsClasses };
 }
+
+/** performance.now() time `at` on CLOCK_MONOTONIC, µs. */
+const monotonicUs = (at: number): number => Math.round(Number(process.hrtime.bigint() / 1000n) - (performance.now() - at) * 1000);
 
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 
@@ -76,11 +90,17 @@ export async function runFollower(
   const args = ['--genesis', chain.genesisFile, '--datadir', datadir, '--peer', producerUrl, '--batch', '128'];
   if (recoveryWorkers !== undefined) args.push('--recovery-workers', String(recoveryWorkers));
   args.push(...extraArgs);
-  const node = await startNode('follower', args, 'Following peers', 120_000, nodeFlags, otherLine);
+  // Each thread's heap report carries its tid: the thread CPU split below names threads by it.
+  const heapDiagFile = process.env.XONE_HEAP_DIAG_FILE ?? join(datadir, 'heap-diag.jsonl');
+  const env = { ...process.env, XONE_HEAP_DIAG: process.env.XONE_HEAP_DIAG ?? '1000', XONE_HEAP_DIAG_FILE: heapDiagFile };
+  const node = await startNode('follower', args, 'Following peers', 120_000, nodeFlags, otherLine, env);
   try {
     const t0 = (await node.waitForLine('Following peers', 10_000)).at;
     const m0 = await scrapeMetrics(node.url);
     const cpu0 = cpuMs([node.pid]);
+    const threads0 = threadCpuSnapshot(node.pid);
+    let threads1 = threads0;
+    let smapsImportEnd: SmapsClasses | undefined;
     let cpu1 = NaN;
     let t1 = NaN;
     let done: () => void = () => {};
@@ -90,6 +110,8 @@ export async function runFollower(
       if (head >= chain.blocks && Number.isNaN(t1)) {
         t1 = at;
         cpu1 = cpuMs([node.pid]);
+        threads1 = threadCpuSnapshot(node.pid);
+        smapsImportEnd = smapsClasses(node.pid);
         done();
       }
     });
@@ -110,6 +132,10 @@ export async function runFollower(
     const idleFrom = performance.now();
     await new Promise((r) => setTimeout(r, IDLE_MS));
     rss.stop();
+    const smapsIdle = smapsClasses(node.pid);
+    const names = existsSync(heapDiagFile)
+      ? threadNamesFromHeapDiag(readFileSync(heapDiagFile, 'utf8'), node.pid)
+      : new Map<number, string>();
     const m1 = await scrapeMetrics(node.url);
     const end = Number.isNaN(t1) ? performance.now() : t1;
     const seconds = (end - t0) / 1000;
@@ -151,6 +177,9 @@ export async function runFollower(
         importTxs: m1.get('xone_import_txs_total') ?? 0,
         importGas: m1.get('xone_import_gas_total') ?? 0,
       },
+      window: { monotonicUs: [monotonicUs(t0), monotonicUs(end)] },
+      threads: threadCpuDelta(node.pid, threads0, threads1, cpu1 - cpu0, names),
+      smaps: { importEnd: smapsImportEnd, idle: smapsIdle },
     };
   } finally {
     if (process.env.BENCH_FOLLOW_LOG)
