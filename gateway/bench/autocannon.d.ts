@@ -12,6 +12,8 @@ declare module 'autocannon' {
       duration?: number;
       /** Stop after this many requests (overrides duration). */
       amount?: number;
+      /** Requests in order; `setupRequest` may change each one before it is sent (the top-level fields are defaults). */
+      requests?: { setupRequest?: (req: { body?: string }) => { body?: string } }[];
     }
     interface Result {
       requests: { total: number; average: number };
