@@ -3,4 +3,4 @@ export { LOG_LEVELS, isLogLevel, type LogContext, type LogLevel, type Logger } f
 export { createLogger, type CreateLoggerOptions } from './pinoLogger.ts';
 export { terminalDestination, terminalLine } from './terminalLines.ts';
 export { createCapturingLogger, silentLogger, type CapturingLogger, type LogRecord } from './capturingLogger.ts';
-export { REDACTED, redactionPaths } from './redact.ts';
+export { REDACTED } from './redact.ts';

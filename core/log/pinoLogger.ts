@@ -4,7 +4,7 @@
  * "prefer libraries" rule); we wrap it only to give modules the small `Logger` interface with message first.
  */
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
-import { REDACTED, redactionPaths } from './redact.ts';
+import { lineFields } from './redact.ts';
 import type { LogContext, LogLevel, Logger } from './types.ts';
 
 export interface CreateLoggerOptions {
@@ -24,6 +24,7 @@ export interface CreateLoggerOptions {
 /** Builds a pino-backed logger (no module-level instance: the composition root makes one and passes children down). */
 export function createLogger({ level = 'info', name, destination = 1, redactKeys = [] }: CreateLoggerOptions = {}): Logger {
   const dest = typeof destination === 'number' ? pino.destination({ dest: destination, sync: true }) : destination;
+  const safe = lineFields(redactKeys);
   const base = pino(
     {
       level,
@@ -31,40 +32,21 @@ export function createLogger({ level = 'info', name, destination = 1, redactKeys
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: redactionPaths(redactKeys), censor: REDACTED },
       serializers: { err: pino.stdSerializers.err },
-      hooks: { logMethod: bigintSafe },
     },
     dest,
   );
-  return wrap(base);
+  return wrap(base, safe);
 }
 
-/** pino's JSON writer throws on bigint; convert bigint fields (top level and one down) to decimal strings first. */
-function bigintSafe(this: PinoLogger, args: Parameters<PinoLogger['info']>, method: (...a: unknown[]) => void): void {
-  const [first] = args as unknown[];
-  if (first !== null && typeof first === 'object') (args as unknown[])[0] = stringifyBigints(first as LogContext, 1);
-  method.apply(this, args as unknown[]);
-}
-
-function stringifyBigints(ctx: LogContext, depth: number): LogContext {
-  let out: LogContext | undefined;
-  for (const [k, v] of Object.entries(ctx)) {
-    let nv = v;
-    if (typeof v === 'bigint') nv = v.toString();
-    else if (depth > 0 && v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Error))
-      nv = stringifyBigints(v as LogContext, depth - 1);
-    if (nv !== v) (out ??= { ...ctx })[k] = nv;
-  }
-  return out ?? ctx;
-}
-
-function wrap(p: PinoLogger): Logger {
+function wrap(p: PinoLogger, safe: (ctx: LogContext) => LogContext): Logger {
   const at =
     (level: LogLevel) =>
     (msg: string, ctx?: LogContext): void => {
       if (ctx === undefined) p[level](msg);
-      else p[level](ctx, msg);
+      // Secrets and bigints in one walk of the line's fields (redact.ts says why not pino's `redact` paths); not for a
+      // line below the level.
+      else if (p.isLevelEnabled(level)) p[level](safe(ctx), msg);
     };
   return {
     trace: at('trace'),
@@ -73,6 +55,6 @@ function wrap(p: PinoLogger): Logger {
     warn: at('warn'),
     error: at('error'),
     fatal: at('fatal'),
-    child: (bindings) => wrap(p.child(bindings)),
+    child: (bindings) => wrap(p.child(safe(bindings)), safe),
   };
 }

@@ -50,6 +50,14 @@ describe('createLogger', () => {
     expect(line.signer.keystore).toBe('a.json');
     expect(line.ok).toBe('visible');
   });
+
+  it("behavior: a child's bound secrets are redacted, nested bigints written as strings, the caller's fields left as they were", () => {
+    const { lines, stream } = collect();
+    const fields = { split: { gas: 5n, token: 't0k' }, n: 1n };
+    createLogger({ destination: stream }).child({ apiKey: 'k3y', module: 'rpc' }).info('x', fields);
+    expect(lines[0]).toMatchObject({ apiKey: REDACTED, module: 'rpc', split: { gas: '5', token: REDACTED }, n: '1' });
+    expect(fields).toEqual({ split: { gas: 5n, token: 't0k' }, n: 1n });
+  });
 });
 
 describe('createCapturingLogger', () => {
