@@ -215,4 +215,24 @@ describe.each([
   it('default: exp256 is base ** exponent mod 2^256', () => {
     for (const b of EDGES) for (const e of [0n, 1n, 2n, 3n, 17n, 255n, 256n, 1000n]) expect(exp256(b, e)).toBe(b ** e % (1n << 256n));
   });
+
+  it('default: exp256 agrees with square-and-multiply on large, boundary and random exponents', () => {
+    const M = 1n << 256n;
+    const reference = (b: bigint, e: bigint): bigint => {
+      let r = 1n;
+      for (let x = b % M, k = e; k > 0n; k >>= 1n, x = (x * x) % M) if (k & 1n) r = (r * x) % M;
+      return r;
+    };
+    let seed = 0x2545f4914f6cdd1dn;
+    const random = (bits: bigint): bigint => {
+      seed = (seed * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
+      let x = seed;
+      for (let i = 64n; i < bits; i += 64n) x = (x << 64n) | (seed = (seed * 6364136223846793005n + 1n) & ((1n << 64n) - 1n));
+      return x & ((1n << bits) - 1n);
+    };
+    const exponents = [0xffff_ffffn, 0x1_0000_0000n, 0x1_0000_0001n, 0x10n ** 20n, M - 1n, 1n << 255n, 0xf0f0n << 200n];
+    for (let i = 0; i < 60; i++) exponents.push(random(BigInt(8 + ((i * 37) % 249))));
+    const bases = [...EDGES, 3n, 6n, 1n << 128n, M - 2n, 0x5851f42d4c957f2dn, random(256n), random(255n) * 2n, random(100n) << 100n];
+    for (const b of bases) for (const e of exponents) expect(exp256(b, e), `${b} ** ${e}`).toBe(reference(b, e));
+  });
 });
