@@ -3,6 +3,8 @@
  * whole: a dev node (`xone run --dev`) gets Tracee and a many(200) transaction, then this process opens its datadir
  * read-only, as a pool worker does, and times the jobs bench:rpc's devtools phase sends. Prints JSON (p50 per job).
  * `--runs N` (default 50), `--warmup N` untimed runs first (default 5; bench:rpc's `--quick` tracing phase is 1 then 5),
+ * `--pool-warm N`: first N steps of the pool worker's own warm-up (core/rpcPool/warmUp.ts), as a pool thread runs
+ * them before its first job (with `--warmup 0 --each`: what the warm-up leaves for a user's first requests),
  * `--each` (every timed run's CPU, in order), `--calls N` per simulated block (default 10), `--only simulate|callTracer`, `--no-pool`:
  * without the thread's idle EVMs (a new EVM per job, as before core/exec/evmHostPool.ts). Under `node --cpu-prof` the timed runs' window goes to
  * stderr (monotonic µs, the profile's clock), so the profile can be cut to them.
@@ -19,6 +21,9 @@ import { StoreChainView } from '../rpcBackend/chainView.ts';
 import { headerData } from '../rpcBackend/convert.ts';
 import { StoreSimulateView } from '../rpcBackend/simulateView.ts';
 import { StoreTraceView } from '../rpcBackend/traceView.ts';
+import { StoreExecutionView } from '../rpcBackend/execView.ts';
+import { StoreStateView } from '../rpcBackend/stateView.ts';
+import { warmUpTracingOnce } from '../rpcPool/warmUp.ts';
 import { EvmHostPool } from '../exec/evmHostPool.ts';
 import { openReadOnly } from '../store/index.ts';
 import { must, percentile, round3 } from './rpc/client.ts';
@@ -89,6 +94,23 @@ try {
         }),
       ),
   };
+  const poolWarmAt = process.argv.indexOf('--pool-warm');
+  const poolWarm = poolWarmAt > 0 ? Number(process.argv[poolWarmAt + 1]) : 0;
+  if (poolWarm > 0) {
+    const views = {
+      exec: (timeoutMs: number) => new StoreExecutionView(reader, config, { timeoutMs, ...(hosts ? { hosts } : {}) }),
+      chain,
+      state: new StoreStateView(reader),
+      trace: (o: ConstructorParameters<typeof StoreTraceView>[3]) =>
+        new StoreTraceView(reader, chain, config, { ...o, ...(hosts ? { hosts } : {}) }),
+      simulate: (o: ConstructorParameters<typeof StoreSimulateView>[2]) =>
+        new StoreSimulateView(reader, config, { ...o, ...(hosts ? { hosts } : {}) }),
+    };
+    const ctx = { reader, config, interrupt: { aborted: false }, budgetMs: 5_000, views };
+    const c = cpuMs();
+    for (let i = 0; i < poolWarm; i++) await reader.readSnapshot(() => warmUpTracingOnce(ctx, at));
+    process.stderr.write(`pool warm-up: ${poolWarm} steps, ${(cpuMs() - c).toFixed(1)} ms of this thread's CPU\n`);
+  }
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   const out: Record<string, { p50Ms: number; minMs: number; cpuP50Ms: number; cpuMs?: number[] }> = {};
   for (const [name, job] of Object.entries(jobs)) {
