@@ -143,7 +143,7 @@ process.stdout.write(JSON.stringify(report, null, 2) + '\n');
 const yesNo = (v: boolean): string => (v ? 'met' : 'not met');
 const threadSplit = (f: FollowFigures): string =>
   [
-    ...f.threads.threads.map((t) => `${t.name} ${t.cpuMs}`),
+    ...f.threads.threads.map((t) => `${t.name} ${t.cpuMs} (waited ${t.waitMs})`),
     `node-internal ${f.threads.nodeInternalMs}`,
     `exited ${f.threads.exitedMs}`,
   ].join(', ') + ' ms';

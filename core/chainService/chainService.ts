@@ -455,9 +455,13 @@ export class ChainService {
     this.store.steady();
   }
 
-  /** Idle: gives back the importer's read caches and decoded trie (the heap guard's idle GC then frees them). */
+  /**
+   * Idle: gives back the importer's read caches and decoded trie (the heap guard's idle GC then frees them) and the
+   * write connection's page cache (the malloc trim after that GC returns its pages).
+   */
   releaseCaches(): void {
     this.importer.releaseCaches();
+    this.store.releaseMemory();
   }
 
   close(): void {

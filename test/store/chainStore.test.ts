@@ -80,6 +80,21 @@ describe('ChainStore', () => {
     again.close();
   });
 
+  it('behavior: releaseMemory gives the page cache back only between transactions, and reads still work after it', () => {
+    const datadir = newDir();
+    const store = ChainStore.open({ datadir, batch: 4 });
+    const chain = syntheticChain(2, 0, 3);
+    for (const b of chain.slice(0, 2)) store.putBlock(b);
+    expect(store.releaseMemory()).toBe(false); // the follower batch is open
+    store.steady();
+    expect(store.releaseMemory()).toBe(true);
+    expect(store.getHead()?.number).toBe(1);
+    store.putBlock(chain[2]!);
+    store.steady();
+    expect(store.getHead()?.number).toBe(2);
+    store.close();
+  });
+
   it('behavior: a failing block inside a batch rolls back to its savepoint; earlier blocks stay', () => {
     const datadir = newDir();
     const store = ChainStore.open({ datadir, batch: 8 });

@@ -7,9 +7,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** ns on a CPU and nice of each live thread of `pid`, by tid. */
-export function threadCpuSnapshot(pid: number): Map<number, { ns: number; nice: number }> {
-  const out = new Map<number, { ns: number; nice: number }>();
+/** A thread's counters: ns on a CPU, ns runnable but waiting for one (schedstat's second field), its nice. */
+export interface ThreadCounters {
+  ns: number;
+  waitNs: number;
+  nice: number;
+}
+
+/** `ThreadCounters` of each live thread of `pid`, by tid. */
+export function threadCpuSnapshot(pid: number): Map<number, ThreadCounters> {
+  const out = new Map<number, ThreadCounters>();
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -18,10 +25,10 @@ export function threadCpuSnapshot(pid: number): Map<number, { ns: number; nice: 
   }
   for (const tid of tids) {
     try {
-      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      const [ns, waitNs] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      out.set(Number(tid), { ns, nice });
+      out.set(Number(tid), { ns: ns!, waitNs: waitNs!, nice });
     } catch {
       // The thread ended between the listing and the read.
     }
@@ -35,6 +42,8 @@ export interface ThreadCpu {
   name: string;
   nice: number;
   cpuMs: number;
+  /** Time it was runnable but waited for a core (the run queue), ms: on a loaded host, what an RPC call waits for. */
+  waitMs: number;
   /** Share of the process's CPU in the window, %. */
   pct: number;
 }
@@ -42,8 +51,8 @@ export interface ThreadCpu {
 /** Per-thread CPU between two snapshots; `names` maps tids to our threads' names (the rest are Node's own). */
 export function threadCpuDelta(
   pid: number,
-  before: Map<number, { ns: number; nice: number }>,
-  after: Map<number, { ns: number; nice: number }>,
+  before: Map<number, ThreadCounters>,
+  after: Map<number, ThreadCounters>,
   processCpuMs: number,
   names: ReadonlyMap<number, string>,
 ): { threads: ThreadCpu[]; nodeInternalMs: number; nodeInternal: { tid: number; cpuMs: number }[]; exitedMs: number } {
@@ -60,7 +69,8 @@ export function threadCpuDelta(
       if (ms >= 1) nodeInternal.push({ tid, cpuMs: Math.round(ms) });
       continue;
     }
-    threads.push({ tid, name, nice: a.nice, cpuMs: Math.round(ms), pct: 0 });
+    const waitMs = Math.round((a.waitNs - (before.get(tid)?.waitNs ?? 0)) / 1e6);
+    threads.push({ tid, name, nice: a.nice, cpuMs: Math.round(ms), waitMs, pct: 0 });
   }
   const total = Math.max(processCpuMs, live);
   for (const t of threads) t.pct = Math.round((t.cpuMs / total) * 1000) / 10;
