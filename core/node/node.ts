@@ -373,7 +373,10 @@ export class XoneNode {
     this.dev?.blockSealed(settings, timestamp !== undefined);
     const produced = performance.now();
     for (const hash of result.dropped) this.pool.remove(hash);
-    this.chainView.rememberProduced(result.head.hash, result.head.headerRlp, result.block, result.head.td);
+    this.chainView.rememberProduced(result.head.hash, result.head.headerRlp, result.block, {
+      number: result.head.number,
+      td: result.head.td,
+    });
     const header = this.serveHead(result.head);
     this.follower?.noteHead({ number: result.head.number, hash: result.head.hash, td: result.head.td });
     const adopted = performance.now();

@@ -24,13 +24,53 @@ import { TotalDifficulty } from './totalDifficulty.ts';
 import { CliqueTags } from './cliqueTags.ts';
 
 interface DecodedBlock {
-  block: Block;
+  readonly block: Block;
   hash: Uint8Array;
-  senders: Uint8Array[];
-  size: number;
+  readonly senders: Uint8Array[];
+  readonly size: number;
   receipts?: Receipt[];
   /** The stored receipts bytes, when they came with the block (`rememberProduced`): decoded on first use. */
   receiptsRlp?: Uint8Array;
+}
+
+/**
+ * A produced block kept as the bytes the chain thread stored, decoded on first use: the adopt that answers an
+ * automine send then decodes nothing (the decode was ~4 % of the main thread per send, issue #15); the encoding cache
+ * right after the answer is its first use.
+ */
+class ProducedBlock implements DecodedBlock {
+  receipts?: Receipt[];
+  receiptsRlp?: Uint8Array;
+  private decodedBlock: Block | undefined;
+  private raw: Uint8Array | undefined;
+  private sendersList: Uint8Array[] | undefined;
+
+  constructor(
+    readonly hash: Uint8Array,
+    private readonly headerRlp: Uint8Array,
+    private readonly bodyRlp: Uint8Array,
+    private readonly storedSenders: readonly Uint8Array[],
+    private readonly sendersOf: (block: Block, stored: readonly Uint8Array[]) => Uint8Array[],
+    receiptsRlp: Uint8Array,
+  ) {
+    this.receiptsRlp = receiptsRlp;
+  }
+
+  get block(): Block {
+    return (this.decodedBlock ??= decodeBlock(this.rawBlock()));
+  }
+
+  get size(): number {
+    return this.rawBlock().length;
+  }
+
+  get senders(): Uint8Array[] {
+    return (this.sendersList ??= this.sendersOf(this.block, this.storedSenders));
+  }
+
+  private rawBlock(): Uint8Array {
+    return (this.raw ??= blockRlp(this.headerRlp, this.bodyRlp));
+  }
 }
 
 export interface ChainHead {
@@ -284,28 +324,33 @@ export class StoreChainView implements ChainView {
     const raw = rawBlock(this.reader, hash);
     if (!raw) return undefined;
     const block = decodeBlock(raw);
-    const stored = this.reader.getSenders(hash);
-    const senders = stored?.length === block.transactions.length ? stored : block.transactions.map((tx) => recoverSender(tx));
-    return this.cache(key, { block, hash, senders, size: raw.length });
+    return this.cache(key, { block, hash, senders: this.sendersOf(block, hash, undefined), size: raw.length });
+  }
+
+  /** `given` when it is the block's senders list, else the stored row, else recovered (a store that kept none). */
+  private sendersOf(block: Block, hash: Uint8Array, given: readonly Uint8Array[] | undefined): Uint8Array[] {
+    const n = block.transactions.length;
+    if (given?.length === n) return [...given];
+    const row = this.reader.getSenders(hash);
+    return row?.length === n ? row : block.transactions.map((tx) => recoverSender(tx));
   }
 
   /**
    * A block this node just produced, from the bytes the chain thread stored for it (header, body and receipts records,
    * the senders row): cached as a read of them would be, so serving and publishing the new head (its receipts for the
-   * encodings, filters and log lines) read none of it back. A block's records never change under its hash. With `td`
-   * (its total difficulty, as the chain thread computed it), its block object's TD is not derived from the store.
+   * encodings, filters and log lines) read none of it back, and it is decoded on first use. A block's records never
+   * change under its hash. With `known` (its number and total difficulty, as the chain thread computed it), its block
+   * object's TD is not derived from the store. Senders that do not match the block are replaced by the stored row.
    */
   rememberProduced(
     hash: Uint8Array,
     headerRlp: Uint8Array,
     stored: { bodyRlp: Uint8Array; receiptsRlp: Uint8Array; senders: readonly Uint8Array[] },
-    td?: bigint,
+    known?: { number: bigint; td: bigint },
   ): void {
-    const raw = blockRlp(headerRlp, stored.bodyRlp);
-    const block = decodeBlock(raw);
-    if (td !== undefined) this.totalDifficulty.known(hash, Number(block.header.number), td);
-    if (stored.senders.length !== block.transactions.length) return; // not what the store holds: read it as usual
-    this.cache(bytesToHex(hash), { block, hash, senders: [...stored.senders], size: raw.length, receiptsRlp: stored.receiptsRlp });
+    if (known !== undefined) this.totalDifficulty.known(hash, Number(known.number), known.td);
+    const sendersOf = (block: Block, list: readonly Uint8Array[]) => this.sendersOf(block, hash, list);
+    this.cache(bytesToHex(hash), new ProducedBlock(hash, headerRlp, stored.bodyRlp, stored.senders, sendersOf, stored.receiptsRlp));
   }
 
   private cache(key: string, d: DecodedBlock): DecodedBlock {

@@ -145,7 +145,7 @@ describe('a produced block in the main thread cache', () => {
       // Structured clone, as the result crosses the chain thread's port.
       const { head: update, block } = structuredClone(r);
       // With the TD the chain thread answered: the block object's totalDifficulty must equal the store-derived one.
-      remembered.rememberProduced(update.hash, update.headerRlp, block, update.td);
+      remembered.rememberProduced(update.hash, update.headerRlp, block, { number: update.number, td: update.td });
       same(remembered.getBlockByHash(update.hash), fresh.getBlockByHash(update.hash));
       same(remembered.getReceipts(update.hash), fresh.getReceipts(update.hash));
       same(remembered.getRawReceipts(update.hash), fresh.getRawReceipts(update.hash));
@@ -158,12 +158,17 @@ describe('a produced block in the main thread cache', () => {
     }
   });
 
-  it('edge: senders that do not match the block are not cached (the store read answers)', async () => {
+  it('edge: senders that do not match the block are replaced by the stored row', async () => {
     const producer = service(0, true);
     const r = await producer.produce({ txs: [tx(1, 0n, hexToBytes(accounts[3].address))], timestamp: 10n });
     const view = new StoreChainView(producer.store, genesis.config, () => ({ header: producer.head().header, hash: producer.head().hash }));
     view.rememberProduced(r.head.hash, r.head.headerRlp, { ...r.block, senders: [] });
     expect(view.getBlockByHash(r.head.hash)?.transactions).toHaveLength(1);
+    const fresh = new StoreChainView(producer.store, genesis.config, () => ({
+      header: producer.head().header,
+      hash: producer.head().hash,
+    }));
+    same(view.getTransaction(r.head.txHashes[0]), fresh.getTransaction(r.head.txHashes[0]));
   });
 });
 
