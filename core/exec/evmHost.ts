@@ -3,7 +3,6 @@
  * tables, so the executor keeps them and only swaps the state and block context underneath.
  */
 import { EVM, getActivePrecompiles, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
-import { NobleBN254 } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import type { Fork } from '../chain/forks.ts';
 import type { JournaledState } from '../state/journaledState.ts';
@@ -11,12 +10,14 @@ import { keccak256 } from '../primitives/keccak.ts';
 import { sha256 } from '../primitives/sha256.ts';
 import { commonFor } from './hardfork.ts';
 import { blake2fPrecompile } from './evm/blake2fPrecompile.ts';
+import { bn254PairingSize, GethBN254 } from './evm/bn254Checks.ts';
 import { enableFastInterpreter } from './evm/fastInterpreter.ts';
 import { bls, kzg } from './evm/precompileCrypto.ts';
 import { EvmStateManager } from './evmStateManager.ts';
 import type { BlockEnv } from './types.ts';
 
 const BLAKE2F_ADDRESS = '0000000000000000000000000000000000000009';
+const BN254_PAIRING_ADDRESS = '0000000000000000000000000000000000000008';
 
 /** The block object shape @ethereumjs/evm reads (types.d.ts `Block`). */
 export interface EvmBlock {
@@ -80,7 +81,8 @@ export class EvmHost {
       common,
       stateManager: this.stateManager,
       blockchain,
-      bn254: new NobleBN254(),
+      // geth's point checks and failure texts for 0x06-0x08 (bn254Checks.ts).
+      bn254: new GethBN254(),
       bls,
       ...(customPrecompiles ? { customPrecompiles } : {}),
     });
@@ -125,14 +127,17 @@ export class EvmHostCache {
 }
 
 /**
- * BLAKE2F on our WebAssembly F (evm/blake2fPrecompile.ts, issue #18) wherever this EVM runs the library's, at 0x09
- * or where eth_simulateV1 moved it; same checks, gas and output.
+ * Ours wherever this EVM runs the library's precompile, at its address or where eth_simulateV1 moved it: BLAKE2F
+ * on our WebAssembly F (evm/blake2fPrecompile.ts, issue #18; same checks, gas and output), and the BN254 pairing's
+ * size check with geth's text (evm/bn254Checks.ts, issue #15).
  */
 function useOwnPrecompiles(evm: EVM, common: ReturnType<typeof commonFor>): void {
-  const library = getActivePrecompiles(common).get(BLAKE2F_ADDRESS);
-  if (library === undefined) return;
+  const active = getActivePrecompiles(common);
+  const blake2f = active.get(BLAKE2F_ADDRESS);
+  const pairing = active.get(BN254_PAIRING_ADDRESS);
   for (const [address, fn] of evm.precompiles) {
-    if (fn === library) evm.precompiles.set(address, blake2fPrecompile as unknown as typeof library);
+    if (fn !== undefined && fn === blake2f) evm.precompiles.set(address, blake2fPrecompile as unknown as typeof fn);
+    if (fn !== undefined && fn === pairing) evm.precompiles.set(address, bn254PairingSize(fn as never) as unknown as typeof fn);
   }
 }
 

@@ -306,6 +306,25 @@ describe('anvil_* controls with anvil answer shapes', () => {
     expect(o.error).toEqual({ code: 3, message: 'execution reverted: custom error 0xdeadbeef', data: '0xdeadbeef' });
   });
 
+  it('error: an invalid BN254 point fails the call without revert data (geth -32000 with its text; anvil -32603)', async () => {
+    const w = (n: number) => n.toString(16).padStart(64, '0');
+    const g1 = w(1) + w(2);
+    const offCurve = w(1) + w(3);
+    for (const [to, data, text] of [
+      ['06', offCurve + g1, 'point is not on curve'],
+      ['07', offCurve + w(2), 'point is not on curve'],
+      ['08', offCurve + '00'.repeat(128), 'point is not on curve'],
+      ['06', 'ff'.repeat(32) + w(2) + g1, 'invalid fp.Element encoding'],
+      ['08', g1, 'bad elliptic curve pairing size'],
+    ]) {
+      const tx = { to: `0x${to.padStart(40, '0')}`, data: `0x${data}` };
+      const [o, a] = await Promise.all([ours.url, anvil.url].map((u) => rpc(u, 'eth_call', [tx, 'latest'])));
+      expect(o.error, to).toEqual({ code: -32000, message: text });
+      // anvil fails it too, without revert data (its text is revm's).
+      expect(a.error, to).toEqual({ code: -32603, message: 'EVM error PrecompileError' });
+    }
+  });
+
   it('behavior: evm_setIntervalMining / anvil_setIntervalMining seal blocks on a timer until 0 stops them', async () => {
     const wasAutomine = await call(ours.url, 'anvil_getAutomine');
     const number = async () => BigInt((await call(ours.url, 'eth_blockNumber')) as string);

@@ -257,6 +257,16 @@ describe('eth_simulateV1', () => {
     expect(await ethCall()).toBe(digest);
   });
 
+  it('error: an invalid BN254 point fails a simulated call with all its gas used and no revert data, as geth', async () => {
+    const offCurve = `0x${'1'.padStart(64, '0')}${'3'.padStart(64, '0')}${'0'.repeat(128)}`;
+    const r = await sim({
+      blockStateCalls: [{ calls: [{ from: C0, to: '0x0000000000000000000000000000000000000006', input: offCurve, gas: '0x10000' }] }],
+    });
+    const [call] = (r.result as Record<string, unknown>[])[0].calls as Record<string, unknown>[];
+    expect(call).toMatchObject({ status: '0x0', returnData: '0x', error: { code: -32015, message: 'point is not on curve' } });
+    expect(BigInt(call.gasUsed as string)).toBe(0x10000n);
+  });
+
   it('behavior: eth_call and debug_traceCall take movePrecompileToAddress as geth (and its two refusals, -32000)', async () => {
     const sha256 = '0x0000000000000000000000000000000000000002';
     const moved = '0x0000000000000000000000000000000000001234';
