@@ -3,11 +3,12 @@
  * redis-server (AOF on, as infra/redis/redis.conf) and two `xone-gateway` processes (the built bundle) sharing it.
  * Only what a client, an operator or an attacker sees is used: HTTP, WebSocket, raw TCP, the admin API, /metrics,
  * the core's TCP sockets. Prints one JSON document (a pass/fail per probe, with what was measured) and a summary line.
- * Probes that need more than one core (2: a lagging follower, 5: filters on two upstreams, 7: an upstream outage) and
- * the Workers ones (11) are listed as not probed here, with the tests that cover them.
+ * A second core (its own dev chain) makes a second upstream for the filter probe and the outage (stopped, then started
+ * again on its port and datadir). The lagging-follower probe (2: a producer and followers) and the Workers one (11) are
+ * listed as not probed here, with the tests that cover them.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -312,13 +313,70 @@ try {
   });
 
   record(2, 'lagging follower: no block-not-found answer (needs a producer and followers)', null, 'test/gateway/laggingFollower.test.ts');
+  // 5 and 7 need a second upstream: a second core, on a port and datadir it can be restarted on.
+  const core2At = { port: await freePort(), datadir: mkdtempSync(join(tmpdir(), 'xone-gw-probe-core2-')) };
+  stops.push(() => rmSync(core2At.datadir, { recursive: true, force: true }));
+  let core2 = await startCore(60_000, core2At);
+  stops.push(() => core2.stop());
+  const extra = async (name: string, upstreams: string[], config: Record<string, unknown> = {}) => {
+    const g = await startGatewayProcess({
+      root: resolve('.'),
+      name,
+      dir,
+      coreUrl: core.url,
+      redisUrl,
+      adminToken,
+      config: { upstreams: upstreams.map((url) => ({ url })), rateLimit: { backend: 'redis' }, ...config },
+    });
+    stops.push(() => g.stop());
+    return g;
+  };
+  const [pair, single] = await Promise.all([
+    extra('probeFilters', [core.url, core2.url]),
+    extra('probeOutage', [core2.url], { health: { intervalMs: 500 } }),
+  ]);
+
+  // 5. A filter made through the gateway is polled on the upstream that holds it (half of the polls failed before).
+  const filter = await rpc(pair.url, call('eth_newBlockFilter'), { from: '127.0.0.150' });
+  const polls = [];
+  for (let i = 0; i < 10; i++)
+    polls.push(await rpc(pair.url, call('eth_getFilterChanges', [filter.body.result], i), { from: '127.0.0.150' }));
+  const notFound = polls.filter((r) => r.body.error).length;
   record(
     5,
-    'filters stick to their upstream (needs two upstreams)',
-    null,
-    'test/gateway/filters.test.ts, test/workers/support/behaviourSuite.ts',
+    'eth_newBlockFilter + 10 eth_getFilterChanges across two upstreams: no filter not found',
+    typeof filter.body.result === 'string' && notFound === 0,
+    {
+      pollsFailed: notFound,
+    },
   );
-  record(7, 'routable again on the first probe after an outage (needs an upstream outage)', null, 'test/gateway/outages.test.ts');
+
+  // 7. After an outage of its only upstream, the gateway answers again within one health interval (500 ms here) of
+  // the upstream's return (it answered 503 for ~17 s before).
+  const bypass = { headers: { 'x-cache-bypass': '1' }, from: '127.0.0.160' };
+  const status = (url: string) =>
+    rpc(url, call('eth_chainId'), bypass).then(
+      (r) => r.status,
+      () => 0,
+    );
+  await core2.stop();
+  let down = 200;
+  for (const end = Date.now() + 10_000; down === 200 && Date.now() < end;) {
+    down = await status(single.url);
+    if (down === 200) await sleep(100);
+  }
+  core2 = await startCore(60_000, core2At);
+  await waitHttp(core2.url, JSON.stringify(call('eth_chainId')));
+  const back = performance.now();
+  let recoveryMs = -1;
+  while (recoveryMs < 0 && performance.now() - back < 30_000) {
+    if ((await status(single.url)) === 200) recoveryMs = Math.round(performance.now() - back);
+    else await sleep(100);
+  }
+  record(7, 'answers again within one health interval (500 ms) of the upstream coming back', recoveryMs >= 0 && recoveryMs <= 1_000, {
+    statusWhileDown: down,
+    recoveryMs,
+  });
   record(11, 'Workers: CF-Connecting-IP and the Durable Object limiter at 150 req/s', null, 'test/workers/doLimiterRate.test.ts');
 
   const failed = probes.filter((p) => p.pass === false);

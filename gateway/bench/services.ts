@@ -29,10 +29,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `xone run --dev` from this checkout in a throw-away datadir; resolves with its RPC URL once it prints it. */
-export async function startCore(timeoutMs = 60_000): Promise<BenchService> {
-  const datadir = mkdtempSync(join(tmpdir(), 'xone-gw-bench-core-'));
-  const child = spawn(process.execPath, [resolve('bin/xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0'], {
+/**
+ * `xone run --dev` from this checkout; resolves with its RPC URL once it prints it. By default in a throw-away datadir
+ * on a free port; `at` restarts one on the same port and datadir (kept on stop: an outage, then the same chain back).
+ */
+export async function startCore(timeoutMs = 60_000, at?: { port: number; datadir: string }): Promise<BenchService> {
+  const datadir = at?.datadir ?? mkdtempSync(join(tmpdir(), 'xone-gw-bench-core-'));
+  const args = [resolve('bin/xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', String(at?.port ?? 0)];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -59,7 +63,7 @@ export async function startCore(timeoutMs = 60_000): Promise<BenchService> {
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(datadir, { recursive: true, force: true });
+      if (!at) rmSync(datadir, { recursive: true, force: true });
     },
   };
 }
