@@ -84,6 +84,14 @@ const WAL_SETTLE_BYTES = 8 * 1024 * 1024;
  * under the 8 MiB between WAL_SETTLE_BYTES and the writer's auto-checkpoint size.
  */
 const WAL_CHECK_MS = 25;
+/**
+ * A new head with fewer transactions is not pre-encoded into the RPC's encoding cache: a reader asking for it encodes
+ * and caches it on request at about the cost priming pays for every block, and an automine test flow (one
+ * transaction a block, the next request its receipt, which that cache does not serve) never asks. Priming was 3.2 %
+ * of the main thread's samples per automine send (perf, session 10; issue #15). Larger blocks are still primed: one
+ * of 1,428 transfers would hold its first reader for tens of milliseconds.
+ */
+const PRIME_MIN_TXS = 4;
 
 export class XoneNode {
   private head: ChainHead;
@@ -554,8 +562,10 @@ export class XoneNode {
     // follower's catch-up (prime false) reads none for it.
     const wantReceipts = update.txHashes.length > 0 && (prime || header.logsBloom.some((b) => b !== 0));
     const receipts = wantReceipts ? (this.chainView.getReceipts(update.hash) ?? []) : [];
-    // The new head is what clients ask for next: encode it (both forms) and its receipts now, off their request path.
-    const block = prime && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
+    // The new head is what clients ask for next: encode a large one (both forms) and its receipts now, off their
+    // request path.
+    const block =
+      prime && update.txHashes.length >= PRIME_MIN_TXS && (this.rpc as RpcServer | undefined) && this.chainView.getBlockByHash(update.hash);
     if (block) this.rpc.prime(block, receipts);
     // After a reorg the dropped blocks' logs come first, marked removed (geth's order: removed, then the new chain's).
     this.events.newHead(headerData(header, update.hash), [...removedLogs, ...receipts.flatMap((r) => r.logs)]);

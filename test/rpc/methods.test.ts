@@ -363,12 +363,27 @@ describe('the pool, filters and the node priming its cache (each changes the cha
     clockOffsetMs = 0;
   });
 
-  test('behavior: the node primes the cache with a new head (both block forms and the receipts); readers then hit it', async () => {
+  test('behavior: the node primes the cache with a new head of 4+ transactions (both block forms and the receipts); readers then hit it', async () => {
+    const cache = h.node.rpc.services.cache;
+    const sender = new Sender(h);
+    const txs = [];
+    for (let i = 0; i < 4; i++) txs.push(await sender.send({ from: 1, to: f.emitter, tip: 5n }));
+    cache.clear();
+    await h.mine();
+    expect(cache.entries).toBe(3);
+    const number = await result<string>('eth_blockNumber');
+    const full = await block(number, true);
+    const receipts: Obj[] = await result('eth_getBlockReceipts', [number]);
+    await block(number, false);
+    expect([(full.transactions as Obj[]).map((t) => t.hash), receipts.length, cache.entries]).toEqual([txs.map((t) => t.hash), 4, 3]);
+  });
+
+  test('edge: a smaller new head is not primed; the first reader encodes and caches it', async () => {
     const cache = h.node.rpc.services.cache;
     const tx = await new Sender(h).send({ from: 1, to: f.emitter, tip: 5n });
     cache.clear();
     await h.mine();
-    expect(cache.entries).toBe(3);
+    expect(cache.entries).toBe(0);
     const number = await result<string>('eth_blockNumber');
     const full = await block(number, true);
     const receipts: Obj[] = await result('eth_getBlockReceipts', [number]);
