@@ -134,24 +134,21 @@ try {
   const core = await startCore();
   stops.push(() => core.stop());
   await waitHttp(core.url, JSON.stringify(call('eth_chainId')));
+  /** A gateway process of the probe on the shared Redis (stopped when the probe ends); `config` over the base. */
+  const probeGateway = async (name: string, config: Record<string, unknown>) => {
+    const g = await startGatewayProcess({ root: resolve('.'), name, dir, coreUrl: core.url, redisUrl, adminToken, config });
+    stops.push(() => g.stop());
+    return g;
+  };
   const gateways = await Promise.all(
     ['probeA', 'probeB'].map((name) =>
-      startGatewayProcess({
-        root: resolve('.'),
-        name,
-        dir,
-        coreUrl: core.url,
-        redisUrl,
-        adminToken,
-        config: {
-          upstreams: [{ url: core.url, wsUrl: core.url.replace('http', 'ws') }],
-          rateLimit: { backend: 'redis' },
-          limits: { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 },
-        },
+      probeGateway(name, {
+        upstreams: [{ url: core.url, wsUrl: core.url.replace('http', 'ws') }],
+        rateLimit: { backend: 'redis' },
+        limits: { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 },
       }),
     ),
   );
-  for (const g of gateways) stops.push(() => g.stop());
   const [a, b] = gateways as [GatewayProcess, GatewayProcess];
 
   // 1. The admin API refuses limits that mean "unlimited" or "never", and unknown fields, with a 400 naming the field.
@@ -318,19 +315,8 @@ try {
   stops.push(() => rmSync(core2At.datadir, { recursive: true, force: true }));
   let core2 = await startCore(60_000, core2At);
   stops.push(() => core2.stop());
-  const extra = async (name: string, upstreams: string[], config: Record<string, unknown> = {}) => {
-    const g = await startGatewayProcess({
-      root: resolve('.'),
-      name,
-      dir,
-      coreUrl: core.url,
-      redisUrl,
-      adminToken,
-      config: { upstreams: upstreams.map((url) => ({ url })), rateLimit: { backend: 'redis' }, ...config },
-    });
-    stops.push(() => g.stop());
-    return g;
-  };
+  const extra = (name: string, upstreams: string[], config: Record<string, unknown> = {}) =>
+    probeGateway(name, { upstreams: upstreams.map((url) => ({ url })), rateLimit: { backend: 'redis' }, ...config });
   const [pair, single] = await Promise.all([
     extra('probeFilters', [core.url, core2.url]),
     extra('probeOutage', [core2.url], { health: { intervalMs: 500 } }),
