@@ -127,7 +127,7 @@ function validate(
     });
   }
   const blobGas = blobGasOf(tx);
-  if (tx.type === 3) checkBlobs(env, tx, blobGas);
+  if (tx.type === 3) checkBlobs(env, tx, sender, blobGas);
   if (tx.to === undefined && isForkActive(fork, 'Shanghai') && tx.data.length > MAX_INIT_CODE_SIZE) {
     throw invalid('TX_INIT_CODE_TOO_LARGE', `max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INIT_CODE_SIZE}`);
   }
@@ -192,7 +192,7 @@ function validate(
 }
 
 /** EIP-4844's per-transaction rules that depend on the block: the blob count bound and the blob fee cap. */
-function checkBlobs(env: BlockEnv, tx: ExecTx, blobGas: bigint): void {
+function checkBlobs(env: BlockEnv, tx: ExecTx, sender: Uint8Array, blobGas: bigint): void {
   const hashes = tx.blobVersionedHashes ?? [];
   if (hashes.length === 0) throw invalid('TX_BLOB_INVALID', 'blobless blob transaction');
   // EIP-7594: from Osaka one transaction carries at most 6 blobs, below the block's maximum (9 in Osaka).
@@ -217,7 +217,8 @@ function checkBlobs(env: BlockEnv, tx: ExecTx, blobGas: bigint): void {
   if ((tx.maxFeePerBlobGas ?? 0n) < blobBaseFee) {
     throw invalid(
       'TX_BLOB_FEE_CAP_TOO_LOW',
-      `max fee per blob gas ${tx.maxFeePerBlobGas ?? 0n} is below the blob base fee ${blobBaseFee}`,
+      // geth's ErrBlobFeeCapTooLow wording.
+      `max fee per blob gas less than block blob gas fee: address ${toChecksumAddress(sender)} blobGasFeeCap: ${tx.maxFeePerBlobGas ?? 0n}, blobBaseFee: ${blobBaseFee}`,
       {
         field: 'maxFeePerBlobGas',
         expected: `>= ${blobBaseFee}`,

@@ -57,6 +57,11 @@ function authorizationList(v: unknown): AuthorizationData[] {
   });
 }
 
+function blobHashes(v: unknown): Uint8Array[] {
+  if (!Array.isArray(v)) throw new ParamError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type []common.Hash`);
+  return v.map(hash);
+}
+
 /** geth TransactionArgs. */
 export function callRequest(v: unknown): CallRequest {
   const o = objectOf(v, 'ethapi.TransactionArgs');
@@ -78,6 +83,8 @@ export function callRequest(v: unknown): CallRequest {
     data: input ?? legacyData,
     accessList: field(o, 'accessList', S, accessList),
     authorizationList: field(o, 'authorizationList', S, authorizationList),
+    blobVersionedHashes: field(o, 'blobVersionedHashes', S, blobHashes),
+    maxFeePerBlobGas: field(o, 'maxFeePerBlobGas', S, quantity),
     chainId: field(o, 'chainId', S, quantity),
   };
   const type = field(o, 'type', S, uint64);

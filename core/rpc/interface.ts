@@ -165,6 +165,9 @@ export interface CallRequest {
   accessList?: AccessListEntry[];
   /** EIP-7702 authorizations (a set-code call). */
   authorizationList?: AuthorizationData[];
+  /** EIP-4844 (a blob call, type 3): the versioned hashes BLOBHASH reads, and the blob fee cap. */
+  blobVersionedHashes?: Uint8Array[];
+  maxFeePerBlobGas?: bigint;
   chainId?: bigint;
   type?: number;
 }

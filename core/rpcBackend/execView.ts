@@ -44,6 +44,8 @@ export function callRequestOf(req: CallRequest): ExecCallRequest {
   if (req.accessList) out.accessList = req.accessList;
   if (req.authorizationList) out.authorizationList = req.authorizationList;
   if (req.nonce !== undefined) out.nonce = req.nonce;
+  if (req.blobVersionedHashes) out.blobVersionedHashes = req.blobVersionedHashes;
+  if (req.maxFeePerBlobGas !== undefined) out.maxFeePerBlobGas = req.maxFeePerBlobGas;
   return out;
 }
 

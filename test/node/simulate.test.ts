@@ -267,6 +267,27 @@ describe('eth_simulateV1', () => {
     expect(BigInt(call.gasUsed as string)).toBe(0x10000n);
   });
 
+  it('behavior: blobVersionedHashes make a blob call (BLOBHASH sees them) in eth_call, eth_estimateGas and eth_simulateV1, as geth', async () => {
+    // BLOBHASH(0), returned as a word.
+    const code = { [C1]: { code: '0x60004960005260206000f3' } };
+    const hash = `0x01${'ab'.repeat(31)}`;
+    const req = { from: C0, to: C1, blobVersionedHashes: [hash] };
+    expect((await rpc(node.url, 'eth_call', [req, 'latest', code])).result).toBe(hash);
+    expect((await rpc(node.url, 'eth_call', [{ from: C0, to: C1 }, 'latest', code])).result).toBe(`0x${'0'.repeat(64)}`);
+    expect((await rpc(node.url, 'eth_estimateGas', [req, 'latest', code])).result).toMatch(/^0x[0-9a-f]+$/);
+    // A fee cap above 0 is checked against the blob base fee (1 wei on the dev chain) and passes at it.
+    expect((await rpc(node.url, 'eth_call', [{ ...req, maxFeePerBlobGas: '0x1' }, 'latest', code])).result).toBe(hash);
+    expect((await rpc(node.url, 'eth_call', [{ ...req, blobVersionedHashes: [`0x02${'ab'.repeat(31)}`] }, 'latest', code])).error).toEqual({
+      code: -32000,
+      message: 'blob 0 has invalid hash version',
+    });
+    expect((await rpc(node.url, 'eth_call', [{ ...req, blobVersionedHashes: 'x' }, 'latest'])).error?.code).toBe(-32602);
+    const r = await sim({ blockStateCalls: [{ stateOverrides: code, calls: [req, { from: C0, to: C1 }] }] });
+    const [b] = r.result as Record<string, unknown>[];
+    expect((b.calls as Record<string, string>[]).map((c) => c.returnData)).toEqual([hash, `0x${'0'.repeat(64)}`]);
+    expect(b.blobGasUsed).toBe('0x20000');
+  });
+
   it('behavior: eth_call and debug_traceCall take movePrecompileToAddress as geth (and its two refusals, -32000)', async () => {
     const sha256 = '0x0000000000000000000000000000000000000002';
     const moved = '0x0000000000000000000000000000000000001234';

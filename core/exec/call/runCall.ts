@@ -31,7 +31,19 @@ export function messageOf(req: CallRequest, env: CallEnvironment, gas: bigint): 
   return {
     tx: {
       ...(req.authorizationList !== undefined ? { authorizationList: req.authorizationList } : {}),
-      type: req.authorizationList !== undefined ? 4 : dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
+      ...(req.blobVersionedHashes !== undefined
+        ? { blobVersionedHashes: req.blobVersionedHashes, maxFeePerBlobGas: req.maxFeePerBlobGas ?? 0n }
+        : {}),
+      type:
+        req.authorizationList !== undefined
+          ? 4
+          : req.blobVersionedHashes !== undefined
+            ? 3
+            : dynamic
+              ? 2
+              : req.accessList !== undefined
+                ? 1
+                : 0,
       nonce,
       gasLimit: gas,
       gasPrice: maxFee,
@@ -66,6 +78,18 @@ export function estimateGasBound(req: CallRequest, opts: CallOptions, env: Pick<
   return isForkActive(fork, 'Osaka') ? MAX_TX_GAS : gas;
 }
 
+/**
+ * geth's eth_call blob rule: a blob fee cap of 0 (also when blob hashes come without one) runs the call at a blob
+ * base fee of 0, so neither the fee check nor BLOBBASEFEE asks a caller for blob gas; a cap above 0 is checked.
+ */
+export function callBlockEnv<E extends { blobBaseFee?: bigint }>(
+  req: Pick<CallRequest, 'blobVersionedHashes' | 'maxFeePerBlobGas'>,
+  env: E,
+): E {
+  const zeroCap = req.maxFeePerBlobGas === 0n || (req.maxFeePerBlobGas === undefined && req.blobVersionedHashes !== undefined);
+  return zeroCap && env.blobBaseFee !== undefined ? { ...env, blobBaseFee: 0n } : env;
+}
+
 /** Runs one message; the low-level step shared by call, estimateGas and createAccessList. */
 export async function execute(
   req: CallRequest,
@@ -89,7 +113,10 @@ export async function execute(
     if (interrupt?.aborted) throw new CallError('CALL_INTERRUPTED', 'execution interrupted');
     if (performance.now() > deadline) throw callTimeout(opts);
   });
-  const blockEnv = blockEnvOf({ header: h, transactions: [], ommers: [] }, { config: env.config, fork, blockHash: env.blockHash });
+  const blockEnv = callBlockEnv(
+    req,
+    blockEnvOf({ header: h, transactions: [], ommers: [] }, { config: env.config, fork, blockHash: env.blockHash }),
+  );
   // Gas beyond the block limit is allowed for calls: the cap is the bound, as in geth.
   const evmBlock = host.bind(state, { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas });
   const { tx, sender } = messageOf(req, { ...env, state }, gas);

@@ -24,6 +24,10 @@ export interface CallRequest {
   accessList?: AccessListItem[];
   /** EIP-7702: makes the call a set-code message (type 4). */
   authorizationList?: Authorization[];
+  /** EIP-4844: makes the call a blob message (type 3); BLOBHASH reads these. */
+  blobVersionedHashes?: Uint8Array[];
+  /** The blob fee cap; absent or 0 runs the call at a blob base fee of 0, as geth's eth_call. */
+  maxFeePerBlobGas?: bigint;
   nonce?: bigint;
 }
 

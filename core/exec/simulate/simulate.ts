@@ -20,10 +20,11 @@ import { bytesOfKey } from '../../state/keys.ts';
 import type { StateRootComputer } from '../../state/stateRoot.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
-import { applyTransaction } from '../applyTransaction.ts';
+import { applyTransaction, blobGasOf } from '../applyTransaction.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
 import { collectRequests } from '../block/requests.ts';
 import { preBlockSystemCalls } from '../block/systemCalls.ts';
+import { callBlockEnv } from '../call/runCall.ts';
 import type { CallRequest } from '../call/types.ts';
 import { applyStateOverrides, precompileMoves, type PrecompileMoveErrors, type StateOverrideSet } from '../call/stateOverrides.ts';
 import { TxInvalidError } from '../errors.ts';
@@ -296,6 +297,7 @@ async function simulateBlock(
   const senders: Uint8Array[] = [];
   const receipts: Receipt[] = [];
   let gasUsed = 0n;
+  let blobGasUsed = 0n;
   for (const req of plan.request?.calls ?? []) {
     if (Date.now() > opts.deadline) throw new SimulateError('SIM_TIMEOUT', 'execution timeout');
     const from = req.from ?? ZERO_ADDRESS;
@@ -310,9 +312,12 @@ async function simulateBlock(
     const dynamic = req.gasPrice === undefined;
     // A call with an authorization list is an EIP-7702 transaction, as geth's ToTransaction makes it.
     const setCode = req.authorizationList !== undefined && dynamic;
+    // With blob hashes, an EIP-4844 transaction: BLOBHASH sees them, the block counts their blob gas.
+    const blob = !setCode && req.blobVersionedHashes !== undefined && dynamic;
     const tx = unsignedTransaction({
-      type: setCode ? 4 : dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
+      type: setCode ? 4 : blob ? 3 : dynamic ? 2 : req.accessList !== undefined ? 1 : 0,
       ...(setCode ? { authorizationList: req.authorizationList } : {}),
+      ...(blob ? { blobVersionedHashes: req.blobVersionedHashes, maxFeePerBlobGas: req.maxFeePerBlobGas ?? 0n } : {}),
       chainId: config.chainId,
       nonce,
       ...(dynamic
@@ -327,7 +332,9 @@ async function simulateBlock(
     const transfers = opts.traceTransfers ? transferLogs(host) : undefined;
     let r;
     try {
-      r = await applyTransaction(host, evmBlock, state, env, tx, from, header.gasLimit - gasUsed, {
+      // Without validation a blob fee cap of 0 is not checked against the blob base fee, as eth_call (geth).
+      const callEnv = opts.validation ? env : callBlockEnv(req, env);
+      r = await applyTransaction(host, evmBlock, state, callEnv, tx, from, header.gasLimit - gasUsed, {
         skipNonce: !opts.validation,
         noBaseFee: !opts.validation,
         noTxGasCap: !opts.validation,
@@ -343,6 +350,7 @@ async function simulateBlock(
       transfers?.detach();
     }
     gasUsed += r.gasUsed;
+    blobGasUsed += blobGasOf(tx);
     if (budget.gas !== undefined) budget.gas -= r.gasUsed;
     const logs = transfers ? transfers.logs(r.status === 1, tx, from) : r.logs;
     const call: SimCall = {
@@ -380,6 +388,7 @@ async function simulateBlock(
     receiptsRoot: receiptsRoot(receipts),
     logsBloom: bloomUnion(receipts.map((x) => x.logsBloom)),
     gasUsed,
+    ...(header.blobGasUsed !== undefined ? { blobGasUsed } : {}),
     ...(requests === undefined ? {} : { requestsHash: requestsHash(requests) }),
   };
   return { header: sealed, hash: headerHash(sealed), transactions: txs, senders, calls };

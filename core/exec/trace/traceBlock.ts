@@ -16,7 +16,7 @@ import { applyTransaction } from '../applyTransaction.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
 import { preBlockSystemCalls } from '../block/systemCalls.ts';
 import { CallError, type CallRequest } from '../call/types.ts';
-import { callGas, messageOf } from '../call/runCall.ts';
+import { callBlockEnv, callGas, messageOf } from '../call/runCall.ts';
 import { TxInvalidError } from '../errors.ts';
 import { type EvmHost, precompileAddresses } from '../evmHost.ts';
 import { applyStateOverrides, CALL_MOVE_ERRORS, precompileMoves, type StateOverrideSet } from '../call/stateOverrides.ts';
@@ -222,7 +222,7 @@ export async function traceCall(
   const base = new JournaledState(state);
   if (overrides !== undefined) applyStateOverrides(base, overrides);
   const gas = callGas(req, { gasCap: limits.gasCap });
-  const blockEnv = blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash });
+  const blockEnv = callBlockEnv(req, blockEnvOf({ header, transactions: [], ommers: [] }, { config, fork, blockHash }));
   const env = { ...blockEnv, gasLimit: blockEnv.gasLimit > gas ? blockEnv.gasLimit : gas };
   const hosts = limits.hosts ?? new EvmHostPool();
   const host = hosts.take(
