@@ -12,6 +12,8 @@ import {
   type CallEnvironment,
   type CallRequest,
 } from '../../core/exec/call/index.ts';
+import { MEMO_MIN_ROUNDS } from '../../core/exec/evm/blake2fMemo.ts';
+import { blake2fMemo } from '../../core/exec/evm/blake2fPrecompile.ts';
 import { importBlocks } from '../../core/exec/import/importFile.ts';
 import { bytesToHex, hexToBytes } from '../../core/primitives/hex.ts';
 import { openReadOnly, type ReadOnlyChainStore } from '../../core/store/index.ts';
@@ -86,6 +88,22 @@ describe('call entry points against the execution-apis London chain', () => {
     expect(r.reverted).toBe(true);
     expect(bytesToHex(r.returnData)).toBe(`0x${'00'.repeat(31)}2a`);
     await expect(estimateGas({ data: hexToBytes('0x602a60005260206000fd') }, env)).rejects.toMatchObject({ code: 'CALL_REVERTED' });
+  });
+
+  it('behavior: eth_estimateGas computes a heavy BLAKE2F once, its other runs answered by the memo (#18)', async () => {
+    // Initcode: CODECOPY the 213-byte input appended at byte 31 to memory 0, CALL 0x09 with it, revert unless it
+    // succeeded (so a limit too low for the rounds fails), STOP. The input asks for MEMO_MIN_ROUNDS rounds.
+    const input = new Uint8Array(213);
+    new DataView(input.buffer).setUint32(0, MEMO_MIN_ROUNDS);
+    input.fill(7, 4, 212);
+    input[212] = 1;
+    const code = hexToBytes(`0x6100d5601f60003960406000` + `60d56000600060095af1601d57600080fd5b00${Buffer.from(input).toString('hex')}`);
+    blake2fMemo.clear();
+    const gas = await estimateGas({ data: code }, env);
+    expect(gas).toBeGreaterThan(BigInt(MEMO_MIN_ROUNDS));
+    expect(blake2fMemo.size).toBe(1);
+    expect(blake2fMemo.hits).toBeGreaterThan(0);
+    expect((await call({ data: code, gas }, env)).reverted).toBe(false);
   });
 
   it('error: an endless loop stops at the timeout', async () => {
