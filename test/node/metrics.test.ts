@@ -28,8 +28,11 @@ describe('node /metrics', () => {
   });
 
   it('behavior: a sealed block with a transfer moves head, production counters, commit latency, pool sizes; store stays durable', async () => {
-    // Manual mining: the pool holds the transfer until evm_mine, so the gauges can be read in both states.
+    // Manual mining: the pool holds the transfer until evm_mine, so the gauges can be read in both states. The dev
+    // node mines in Clique slots, and evm_setAutomine false keeps interval mining (as anvil): a slot between the send
+    // and the scrape (a loaded host) would seal the transfer, so interval mining is stopped too.
     expect((await rpc(node.url, 'evm_setAutomine', [false])).error).toBeUndefined();
+    expect((await rpc(node.url, 'evm_setIntervalMining', [0])).error).toBeUndefined();
     const nonce = Number((await rpc(node.url, 'eth_getTransactionCount', [devAccounts(1)[0].address, 'latest'])).result);
     const before = await scrape(node.url);
     expect(before.get('xone_store_durable')).toBe(1);
