@@ -13,7 +13,8 @@
  * group-commit batch, 1-128 blocks; default 128), `--rebuild` (ignore the cached chain), `--cpu-prof DIR` (the
  * follower runs with `--cpu-prof`: one .cpuprofile per thread in DIR, written when it stops), `--trace-gc FILE` (the
  * follower runs with V8's `--trace-gc`: one line per GC of any of its threads, each with the isolate's address and
- * the ms since that isolate started, written to FILE). Datadirs live on the repo's
+ * the ms since that isolate started, written to FILE), `--follower-node-flags "F..."` (more node/V8 flags for the
+ * follower process only, space-separated: an A/B of a V8 setting against the same producer). Datadirs live on the repo's
  * disk (.xone/bench/follow, or BENCH_FOLLOW_DIR): /tmp may be tmpfs, where fsync is free.
  */
 import { execFileSync } from 'node:child_process';
@@ -34,7 +35,11 @@ const quick = args.includes('--quick');
 const blocks = Number(flag('--blocks') ?? (quick ? 8 : 48));
 const cpuProfDir = flag('--cpu-prof');
 const traceGcFile = flag('--trace-gc');
-const nodeFlags = [...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []), ...(traceGcFile ? ['--trace-gc'] : [])];
+const nodeFlags = [
+  ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
+  ...(traceGcFile ? ['--trace-gc'] : []),
+  ...(flag('--follower-node-flags')?.split(' ').filter(Boolean) ?? []),
+];
 const gcLines: string[] = [];
 const workerRuns: (number | undefined)[] = flag('--recovery-workers')?.split(',').map(Number) ?? [undefined];
 const rpcWorkers = flag('--rpc-workers');
