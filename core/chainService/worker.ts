@@ -54,6 +54,7 @@ try {
       workers: data.recoveryWorkers,
       onDemand: true,
       idleStopMs: RECOVERY_IDLE_STOP_MS,
+      keepAfterInit: data.batch > 0, // a follower's first import comes right after it starts
     });
   port.postMessage({ type: 'ready' });
 } catch (err) {

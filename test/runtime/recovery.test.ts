@@ -160,6 +160,27 @@ describe('RecoveryPool faults', () => {
   });
 
   it(
+    'behavior: on demand with keepAfterInit, the workers init() started serve the first batch, then stop when idle',
+    { timeout: 60_000 },
+    async () => {
+      let pooled = 0;
+      const recoveryQueueLength = { set() {}, inc: (v = 1) => void (pooled += v), dec() {} };
+      const metrics = { recoveryQueueLength, recoverySeconds: createMetrics({ processMetrics: false }).recoverySeconds };
+      const pool = new RecoveryPool({ workers: 2, onDemand: true, idleStopMs: 300, keepAfterInit: true }, { metrics });
+      await pool.init();
+      try {
+        expect(pool.liveWorkers()).toBe(2);
+        expect(hex(await pool.recover(fixture.items))).toEqual(hex(fixture.expected));
+        expect(pooled).toBe(fixture.items.length); // every item went to the workers, none to this thread
+        for (let i = 0; i < 100 && pool.liveWorkers() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(pool.liveWorkers()).toBe(0);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+
+  it(
     'behavior: on demand, workers start for a caller that awaits only this thread (a batch import loop)',
     { timeout: 120_000 },
     async () => {

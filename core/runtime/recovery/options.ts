@@ -16,6 +16,12 @@ export interface RecoveryPoolOptions {
   onDemand?: boolean;
   /** With `onDemand`: ms without a pooled batch after which the workers stop (default 30 s). */
   idleStopMs?: number;
+  /**
+   * With `onDemand`: the workers `init()` started stay up until `idleStopMs` passes without a batch, instead of
+   * stopping at once. A follower starts behind its peer and imports a burst right away; without this its workers
+   * loaded twice, and the chain thread recovered the first blocks itself while they loaded the second time (issue #18).
+   */
+  keepAfterInit?: boolean;
 }
 
 /**

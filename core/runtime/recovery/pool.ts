@@ -52,6 +52,7 @@ export class RecoveryPool implements SenderRecovery {
   private closed = false;
   private readonly onDemand: boolean;
   private readonly idleStopMs: number;
+  private readonly keepAfterInit: boolean;
   private starting: Promise<void> | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -62,6 +63,7 @@ export class RecoveryPool implements SenderRecovery {
       backend,
       onDemand = false,
       idleStopMs = 30_000,
+      keepAfterInit = false,
     }: RecoveryPoolOptions = {},
     private readonly deps: RecoveryPoolDeps = {},
   ) {
@@ -73,15 +75,19 @@ export class RecoveryPool implements SenderRecovery {
     this.inThread = new InThreadSenderRecovery(this.fallbackBackend, deps.metrics);
     this.onDemand = onDemand;
     this.idleStopMs = idleStopMs;
+    this.keepAfterInit = keepAfterInit;
   }
 
   /**
-   * Starts the workers and waits until each has recovered its warm-up signature. On demand (`onDemand`), this only
-   * checks that a worker starts, and stops it again: the first big batch starts them.
+   * Starts the workers and waits until each has recovered its warm-up signature. On demand (`onDemand`), this
+   * checks that a worker starts, and stops it again (the first big batch starts them), or with `keepAfterInit` leaves
+   * them up until `idleStopMs` passes without a batch.
    */
   async init(): Promise<void> {
     await this.start();
-    if (this.onDemand) this.stopWorkers();
+    if (!this.onDemand) return;
+    if (this.keepAfterInit) this.armIdleStop();
+    else this.stopWorkers();
   }
 
   private async start(): Promise<void> {
