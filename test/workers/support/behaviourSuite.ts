@@ -156,6 +156,24 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
     expect((await gw.admin('/keys', 'GET').then((r) => r.text())).includes(second.key)).toBe(false);
   });
 
+  test('error: the admin API refuses bad key policies with a 400 naming the field, and creates nothing (issue #17 item 1)', async () => {
+    const count = async () => ((await (await gw.admin('/keys', 'GET')).json()) as unknown[]).length;
+    const before = await count();
+    const bad: [unknown, string][] = [
+      [{ limits: { ratePerSec: 0, burst: 0 } }, 'limits.ratePerSec'],
+      [{ limits: { ratePerSec: 'abc', burst: 10 } }, 'limits.ratePerSec'],
+      [{ limits: { ratePerSec: -1, burst: 1e9 } }, 'limits.ratePerSec'],
+      [{ limits: { ratePerSec: 5, burst: 10, extra: 1 } }, 'limits.extra'],
+      [{ tier: 'gold' }, 'tier'],
+    ];
+    for (const [body, field] of bad) {
+      const res = await gw.admin('/keys', 'POST', body);
+      const answer = (await res.json()) as { error: string; field: string };
+      expect([res.status, answer.field], JSON.stringify(body)).toEqual([400, field]);
+    }
+    expect(await count()).toBe(before);
+  });
+
   test('behavior: static and realtime answers are cached (the upstream sees one call each)', async () => {
     const before = up.calls.get('net_version') ?? 0;
     const a = await rpc(call('net_version'), '10.5.0.1');
