@@ -3,15 +3,12 @@
  *
  * - `warmUpCall`: one tiny eth_call at the stored head, before the worker says ready (loading the EVM takes hundreds
  *   of ms on a cold thread, more at nice 10 on a busy host).
- * - `tracingWarmUp`: after ready, on the threads the pool keeps up, traces, calls and simulations of throw-away
- *   programs placed by state overrides on the head state (nothing is written): a hand-written loop of every frame
- *   kind, and solc's output of a small Solidity pair (warmUpContracts.ts), the op mix most user calls run. A fresh
- *   thread's first callTracer traces of a 200-call transaction cost 60-110 ms of its CPU plus 70-150 ms of V8's
- *   compiler threads each for about seven calls, against 15-25 ms once warm; its first eth_simulateV1 of ten Solidity
- *   calls 35 ms plus ~80 ms of compiling, and 15-20 ms for the next ten, with the loop program alone (issue #15). The
- *   work goes to the first idle thread in the pool's list, so those calls were every user's first. The steps are
- *   small (one job each, a few ms warm) and the worker runs them only while no job waits, so a real job waits behind
- *   at most one step.
+ * - `tracingWarmUp`: after ready, on the threads the pool keeps up, traces and simulations of a throw-away program
+ *   placed by state overrides on the head state (nothing is written). A fresh thread's first callTracer traces of a
+ *   200-call transaction cost 60-110 ms of its CPU plus 70-150 ms of V8's compiler threads each for about seven
+ *   calls, against 15-25 ms once warm (issue #15); the work goes to the first idle thread in the pool's list, so those
+ *   calls were every user's first traces. The steps are small (one job each, a few ms warm) and the worker runs
+ *   them only while no job waits, so a real job waits behind at most one step.
  */
 import { ethereumHeaderCodec } from '../chain/header/index.ts';
 import { hexToBytes } from '../primitives/hex.ts';
@@ -21,7 +18,6 @@ import type { CallRequest, StateOverrides } from '../rpc/interface.ts';
 import { simulatePayload, type SimulatePayload } from '../rpc/simulateParams.ts';
 import { headerData } from '../rpcBackend/convert.ts';
 import type { JobContext } from './jobs.ts';
-import { DRIVER_CODE, DRIVER_RUN, LEDGER_CODE } from './warmUpContracts.ts';
 
 /** The stored head as a job names it, or undefined on an empty store. */
 function headAt(ctx: JobContext): HeaderData | undefined {
@@ -65,44 +61,21 @@ const LOOP_CODE =
  */
 const CHILD_CODE = '0x3661000a5760046000fd5b6000356000540160010180600055600052600760206000a160206000f3';
 
-const DRIVER = '0x00000000000000000000000000000000000d71e5';
-const LEDGER = '0x0000000000000000000000000000000000001ed6';
-
 const word = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
-/** Driver.run(n)'s calldata. */
-const driverRun = (n: number): string => DRIVER_RUN + word(n).slice(2);
 
 /** Rounds of the loop per traced call (5 frames each) and per simulated call, and simulated calls per block. */
 const TRACE_ROUNDS = 40;
 const SIMULATE_ROUNDS = 1;
 const SIMULATE_CALLS = 10;
 /**
- * Warm-up steps. On the first thread they cost ~0.55 s of its CPU in all at load 17 (0.41 s before the Solidity
- * program; most of it compiling, so fewer save little) and take a trace's CPU from 60-110 ms to 15-30 ms by the
- * second real call, and a first eth_simulateV1 of ten Solidity calls from ~30 to ~18 ms (simulateInThread
- * `--pool-warm 10`).
+ * Warm-up steps. On the first thread they cost ~0.8 s of CPU in all (most of it compiling, so fewer save little)
+ * and take a trace's CPU from 60-110 ms to 15-30 ms by the second real call.
  */
 export const TRACING_WARM_STEPS = 10;
-
-/** Rounds of Driver.run per eth_call (six frames each; 1 wei passed on per round, Driver holds the rest) and per simulated call. */
-const CALL_ROUNDS = 4;
-const DRIVER_SIMULATE_ROUNDS = 1;
 
 const overrides: StateOverrides = new Map([
   [LOOP, { balance: 10n ** 18n, code: hexToBytes(LOOP_CODE) }],
   [CHILD, { code: hexToBytes(CHILD_CODE) }],
-]);
-const driverOverrides: StateOverrides = new Map([
-  [SENDER, { balance: 10n ** 18n }],
-  [
-    DRIVER,
-    {
-      balance: 10n ** 18n,
-      code: hexToBytes(DRIVER_CODE),
-      state: new Map([[word(0), hexToBytes(`0x${LEDGER.slice(2).padStart(64, '0')}`)]]),
-    },
-  ],
-  [LEDGER, { code: hexToBytes(LEDGER_CODE) }],
 ]);
 
 const simulationPayload = (): SimulatePayload =>
@@ -115,52 +88,16 @@ const simulationPayload = (): SimulatePayload =>
     ],
   });
 
-const driverSimulation = (): SimulatePayload =>
-  simulatePayload({
-    blockStateCalls: [
-      {
-        stateOverrides: {
-          [SENDER]: { balance: '0xde0b6b3a7640000' },
-          [DRIVER]: { code: DRIVER_CODE, state: { [word(0)]: `0x${LEDGER.slice(2).padStart(64, '0')}` } },
-          [LEDGER]: { code: LEDGER_CODE },
-        },
-        calls: Array.from({ length: SIMULATE_CALLS }, (_, i) => ({
-          from: SENDER,
-          to: DRIVER,
-          value: `0x${(i % 2).toString(16)}`,
-          data: driverRun(DRIVER_SIMULATE_ROUNDS),
-        })),
-      },
-    ],
-  });
-
-/** One warm-up step's answers, for tests: the trace and simulations as JSON text, the call's outcome. */
-export interface WarmUpAnswers {
-  trace: string;
-  simulation: string;
-  call: Awaited<ReturnType<ReturnType<JobContext['views']['exec']>['call']>>;
-  driverSimulation: string;
-}
-
 /**
- * One warm-up step at `at`: a callTracer trace of TRACE_ROUNDS rounds of the loop, an eth_simulateV1 of
- * SIMULATE_CALLS calls of it, an eth_call of CALL_ROUNDS rounds of Driver.run, and an eth_simulateV1 of
- * SIMULATE_CALLS calls of Driver.run.
+ * One warm-up step at `at`: a callTracer trace of TRACE_ROUNDS rounds of the loop, then an eth_simulateV1 of
+ * SIMULATE_CALLS calls of it; their answers (JSON text) for tests.
  */
-export async function warmUpTracingOnce(ctx: JobContext, at: HeaderData): Promise<WarmUpAnswers> {
+export async function warmUpTracingOnce(ctx: JobContext, at: HeaderData): Promise<{ trace: string; simulation: string }> {
   const req: CallRequest = { from: hexToBytes(SENDER), to: hexToBytes(LOOP), data: hexToBytes(word(TRACE_ROUNDS)), gas: 30_000_000n };
   const opts = { tracer: 'callTracer', timeoutMs: 5_000, logger: {} };
   const trace = await ctx.views.trace({ maxBytes: 25_000_000, gasCap: 50_000_000n }).traceCall(req, at, opts, overrides);
-  const simulateView = ctx.views.simulate({ gasCap: 50_000_000n, timeoutMs: 5_000 });
-  const simulation = await simulateView.simulate(simulationPayload(), at);
-  const driverCall: CallRequest = {
-    from: hexToBytes(SENDER),
-    to: hexToBytes(DRIVER),
-    value: 1n,
-    data: hexToBytes(driverRun(CALL_ROUNDS)),
-  };
-  const call = await ctx.views.exec(5_000).call(driverCall, at, { gasCap: 50_000_000n, signal: ctx.interrupt, overrides: driverOverrides });
-  return { trace, simulation, call, driverSimulation: await simulateView.simulate(driverSimulation(), at) };
+  const simulation = await ctx.views.simulate({ gasCap: 50_000_000n, timeoutMs: 5_000 }).simulate(simulationPayload(), at);
+  return { trace, simulation };
 }
 
 /**
@@ -194,7 +131,4 @@ export const WARM_UP_PROGRAM = {
   childCode: CHILD_CODE,
   traceRounds: TRACE_ROUNDS,
   simulateCalls: SIMULATE_CALLS,
-  driver: DRIVER,
-  ledger: LEDGER,
-  callRounds: CALL_ROUNDS,
 } as const;

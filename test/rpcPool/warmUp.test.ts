@@ -3,7 +3,6 @@
  * it means to warm (a step that failed would warm nothing, silently), and every step succeeds at the stored head.
  */
 import { rmSync } from 'node:fs';
-import solc from 'solc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmHostPool } from '../../core/exec/evmHostPool.ts';
 import { StoreChainView } from '../../core/rpcBackend/chainView.ts';
@@ -13,7 +12,6 @@ import { StoreStateView } from '../../core/rpcBackend/stateView.ts';
 import { StoreTraceView } from '../../core/rpcBackend/traceView.ts';
 import type { JobContext } from '../../core/rpcPool/jobs.ts';
 import { tracingWarmUp, warmUpTracingOnce, WARM_UP_PROGRAM } from '../../core/rpcPool/warmUp.ts';
-import { DRIVER_CODE, DRIVER_RUN, LEDGER_CODE, WARM_UP_SOLC, WARM_UP_SOURCE } from '../../core/rpcPool/warmUpContracts.ts';
 import { openReadOnly } from '../../core/store/index.ts';
 import { makeChainDir, type ChainDir } from './support/chainDir.ts';
 
@@ -74,36 +72,6 @@ describe('rpc pool tracing warm-up', { timeout: 60_000 }, () => {
     expect(block.calls).toHaveLength(WARM_UP_PROGRAM.simulateCalls);
     // Each call's round: the CALL's and the DELEGATECALL's logs.
     for (const c of block.calls) expect([c.status, c.logs.length]).toEqual(['0x1', 2]);
-  });
-
-  it('behavior: the Solidity program runs whole: the eth_call succeeds, each simulated call logs its Ledger Transfer and Round', async () => {
-    const { call, driverSimulation } = await warmUpTracingOnce(ctx, dir.head);
-    expect(call.status).toBe('success');
-    const [block] = JSON.parse(driverSimulation) as { calls: { status: string; logs: { address: string }[] }[] }[];
-    expect(block.calls).toHaveLength(WARM_UP_PROGRAM.simulateCalls);
-    for (const c of block.calls)
-      expect([c.status, c.logs.map((l) => l.address)]).toEqual(['0x1', [WARM_UP_PROGRAM.ledger, WARM_UP_PROGRAM.driver]]);
-  });
-
-  it("behavior: the embedded code is solc's output of the embedded source", () => {
-    expect(solc.version()).toContain(WARM_UP_SOLC.version);
-    const { version, ...settings } = WARM_UP_SOLC;
-    void version;
-    const input = {
-      language: 'Solidity',
-      sources: { 'WarmUp.sol': { content: WARM_UP_SOURCE } },
-      settings: { ...settings, outputSelection: { '*': { '*': ['evm.deployedBytecode.object', 'evm.methodIdentifiers'] } } },
-    };
-    const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
-      contracts: Record<
-        string,
-        Record<string, { evm: { deployedBytecode: { object: string }; methodIdentifiers: Record<string, string> } }>
-      >;
-    };
-    const { Driver, Ledger } = out.contracts['WarmUp.sol'];
-    expect(`0x${Driver.evm.deployedBytecode.object}`).toBe(DRIVER_CODE);
-    expect(`0x${Ledger.evm.deployedBytecode.object}`).toBe(LEDGER_CODE);
-    expect(`0x${Driver.evm.methodIdentifiers['run(uint256)']}`).toBe(DRIVER_RUN);
   });
 
   it('default: every step succeeds at the stored head', async () => {
