@@ -4,13 +4,12 @@
  * it writes a V8 CPU profile of the measured runs (the warm-up is not profiled). For the profiles of issue #18's
  * unmet rows: `node bin/run-ts.mjs core/bench/exec/profileCompute.ts loopExp [--scale X] [--reps N] [--prof FILE]`.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { EvmHost } from '../../exec/evmHost.ts';
 import { JournaledState } from '../../state/journaledState.ts';
 import { MemoryState } from '../../state/memoryState.ts';
 import { runOnce } from './compute.ts';
 import { computePrograms } from './computePrograms.ts';
+import { startProfile } from './inProcessProfile.ts';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -28,13 +27,7 @@ const reps = Number(arg('--reps') ?? 3);
 const profFile = arg('--prof');
 const host = new EvmHost(1337n, 'Shanghai', new JournaledState(new MemoryState()));
 await runOnce(host, program);
-const session = new Session();
-if (profFile !== undefined) {
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-}
+const stopProfile = await startProfile(profFile);
 const cpuMs: number[] = [];
 let gas = 0n;
 for (let i = 0; i < reps; i++) {
@@ -42,10 +35,7 @@ for (let i = 0; i < reps; i++) {
   cpuMs.push(Math.round(r.cpuMs));
   gas = r.gas;
 }
-if (profFile !== undefined) {
-  const { profile } = await session.post('Profiler.stop');
-  writeFileSync(profFile, JSON.stringify(profile));
-}
+await stopProfile();
 const best = Math.min(...cpuMs);
 process.stdout.write(
   JSON.stringify({ program: name, gas: gas.toString(), cpuMs, cpuMgasPerSec: Math.round(Number(gas) / 1000 / best) }) + '\n',

@@ -4,12 +4,11 @@
  * not profiled). `--warm K` imports the chain K times before the profiled import (JIT warm-up).
  * `node bin/run-ts.mjs core/bench/exec/profileTransfers.ts [blocks] [--erc20] [--warm K] [--prof FILE]`.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { benchConfig, buildChain } from './buildChain.ts';
 import { importChain } from './importChain.ts';
 import { erc20Workload, transferWorkload } from './workloads.ts';
+import { startProfile } from './inProcessProfile.ts';
 
 const blocks = Number(process.argv[2] ?? 3);
 const arg = (name: string): string | undefined => {
@@ -22,18 +21,9 @@ const config = benchConfig(2040n);
 const w = process.argv.includes('--erc20') ? erc20Workload(2040n, blocks) : transferWorkload(2040n, blocks);
 const chain = await buildChain(config, w.alloc, w.blocks);
 for (let i = 0; i < warm; i++) await importChain(tmpdir(), config, w.alloc, chain);
-const session = new Session();
-if (profFile !== undefined) {
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-}
+const stopProfile = await startProfile(profFile);
 const f = await importChain(tmpdir(), config, w.alloc, chain);
-if (profFile !== undefined) {
-  const { profile } = await session.post('Profiler.stop');
-  writeFileSync(profFile, JSON.stringify(profile));
-}
+await stopProfile();
 const perTx = (ms: number): number => Number((ms / chain.txs).toFixed(4));
 process.stdout.write(
   JSON.stringify({
