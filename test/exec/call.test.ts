@@ -174,9 +174,10 @@ describe('an opcode of a later fork than the block (London here)', () => {
     const r = await call({ data: hexToBytes(`0x${code}`) }, env);
     expect(r.reverted).toBe(false);
     expect(r.error).toBe(message);
+    // geth's estimator answers a failure that no gas limit cures in the EVM's words alone.
     const estimate = await estimateGas({ data: hexToBytes(`0x${code}`) }, env).catch((e: unknown) => e);
-    expect((estimate as CallError).message).toMatch(
-      new RegExp(`^gas required exceeds allowance \\(\\d+\\): ${message.replace(/[()]/g, '\\$&')}$`),
-    );
+    expect(estimate).toBeInstanceOf(CallError);
+    expect((estimate as CallError).code).toBe('CALL_FAILED');
+    expect((estimate as CallError).message).toBe(message);
   });
 });

@@ -160,6 +160,26 @@ describe('error paths on the wire', () => {
     expect((await h.call('eth_estimateGas', [{ to: f.reverter }])).error?.code).toBe(3);
   });
 
+  test("error: eth_estimateGas answers as geth's estimator: the allowance only when gas runs out, else the EVM's words alone", async () => {
+    const looper = '0x00000000000000000000000000000000000000aa';
+    const loopForever = { [looper]: { code: '0x5b600056' } }; // JUMPDEST PUSH1 0 JUMP
+    // The allowance is the lowest of the gas cap, the block's gas limit and the fork's transaction cap (EIP-7825).
+    expect((await h.call('eth_estimateGas', [{ to: looper }, 'latest', loopForever])).error).toEqual({
+      code: -32000,
+      message: expect.stringMatching(/^gas required exceeds allowance \(\d+\)$/),
+    });
+    // A BN254 pairing input that is not a multiple of 192 bytes fails at every gas limit.
+    const pairing = '0x0000000000000000000000000000000000000008';
+    expect((await h.call('eth_estimateGas', [{ to: pairing, data: '0x01' }])).error).toEqual({
+      code: -32000,
+      message: 'bad elliptic curve pairing size',
+    });
+    expect((await h.call('eth_estimateGas', [{ to: looper }, 'latest', { [looper]: { code: '0xfe' } }])).error).toEqual({
+      code: -32000,
+      message: 'invalid opcode',
+    });
+  });
+
   test('error: -32000 tx pool and missing header messages', async () => {
     const mined = f.blocks.get(2)?.[0];
     expect((await h.call('eth_sendRawTransaction', [mined?.raw])).error).toEqual({

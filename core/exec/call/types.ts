@@ -82,7 +82,9 @@ export interface CallResult {
   error?: string;
 }
 
-export type CallErrorCode = 'CALL_TIMEOUT' | 'CALL_INTERRUPTED' | 'CALL_INVALID' | 'CALL_REVERTED' | 'CALL_GAS_EXCEEDS_ALLOWANCE';
+/** CALL_FAILED: an EVM failure other than revert that no gas limit cures (its message is the EVM's error text). */
+export type CallErrorCode =
+  'CALL_TIMEOUT' | 'CALL_INTERRUPTED' | 'CALL_INVALID' | 'CALL_REVERTED' | 'CALL_GAS_EXCEEDS_ALLOWANCE' | 'CALL_FAILED';
 
 /**
  * A call that could not produce a result; `meta.data` holds revert bytes for CALL_REVERTED, `meta.timeoutMs` the
