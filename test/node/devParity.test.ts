@@ -427,6 +427,22 @@ describe('anvil_* controls with anvil answer shapes', () => {
     expect(await call(ours.url, 'eth_getCode', ['0x00000000000000000000000000000000000000c2', 'latest'])).toBe('0x');
     expect(await call(ours.url, 'txpool_status')).toEqual({ pending: '0x0', queued: '0x0' });
   });
+
+  it('behavior: snapshot ids are never reused across anvil_reset (as anvil); a snapshot from before it reverts nothing', async () => {
+    const before = (await both('evm_snapshot')) as [string, string];
+    await call(ours.url, 'evm_mine');
+    await both('anvil_reset');
+    const after = (await both('evm_snapshot')) as [string, string];
+    // A test harness still holding an id from before the reset can never revert to a newer snapshot by mistake.
+    expect(BigInt(after[0])).toBeGreaterThan(BigInt(before[0]));
+    expect(BigInt(after[1])).toBeGreaterThan(BigInt(before[1]));
+    // anvil answers -32001 and rolls its chain back to the old genesis; ours refuses the stale id and keeps the chain.
+    await call(ours.url, 'evm_mine');
+    expect(await call(ours.url, 'evm_revert', [before[0]])).toBe(false);
+    expect(await call(ours.url, 'eth_blockNumber')).toBe('0x1');
+    expect(await call(ours.url, 'evm_revert', [after[0]])).toBe(true);
+    expect(await call(ours.url, 'eth_blockNumber')).toBe('0x0');
+  });
 });
 
 describe('off --dev', () => {
