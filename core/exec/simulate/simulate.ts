@@ -259,7 +259,8 @@ async function simulateBlock(
     transactionsRoot: EMPTY_TRIE_ROOT,
     receiptsRoot: EMPTY_TRIE_ROOT,
     logsBloom: EMPTY_BLOOM,
-    difficulty: p.difficulty,
+    // As geth: a post-merge block has difficulty 0 even on top of the terminal (or a pre-merge) block.
+    difficulty: isForkActive(fork, 'Paris') ? 0n : p.difficulty,
     number: plan.number,
     gasLimit: o.gasLimit ?? p.gasLimit,
     gasUsed: 0n,
