@@ -112,6 +112,29 @@ describe('eth_simulateV1', () => {
     expect(b.logsBloom).toBe('0x' + '00'.repeat(256));
   });
 
+  it("behavior: traceTransfers logs a SELFDESTRUCT's ether (the contract's balance) to its beneficiary (execution-apis ethSimulate-self-destructive-contract-produces-logs)", async () => {
+    // PUSH20 C1, SELFDESTRUCT: the contract's whole balance (a state override) goes to C1.
+    const code = `0x73${C1.slice(2)}ff`;
+    const r = await sim({
+      blockStateCalls: [{ stateOverrides: { [C2]: { code, balance: '0x1e8480' } }, calls: [{ from: C0, to: C2 }] }],
+      traceTransfers: true,
+    });
+    const [b] = r.result as Record<string, unknown>[];
+    const [call] = b.calls as { status: string; logs: Record<string, unknown>[] }[];
+    expect(call.status).toBe('0x1');
+    expect(call.logs.map((l) => [l.address, l.topics, l.data])).toEqual([
+      [
+        '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+        [
+          '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+          '0x000000000000000000000000c200000000000000000000000000000000000000',
+          '0x000000000000000000000000c100000000000000000000000000000000000000',
+        ],
+        '0x00000000000000000000000000000000000000000000000000000000001e8480',
+      ],
+    ]);
+  });
+
   it('behavior: a reverting call reports status 0 with the revert data; the block goes on', async () => {
     const reverter = '0x63deadbeef60e01b60005260046000fd';
     const r = await sim({

@@ -330,7 +330,7 @@ async function simulateBlock(
       data: req.data ?? new Uint8Array(0),
       accessList: req.accessList ?? [],
     });
-    const transfers = opts.traceTransfers ? transferLogs(host) : undefined;
+    const transfers = opts.traceTransfers ? transferLogs(host, (a) => state.getAccount(a)?.balance ?? 0n) : undefined;
     let r;
     try {
       // Without validation a blob fee cap of 0 is not checked against the blob base fee, as eth_call (geth).
@@ -403,7 +403,10 @@ const SIM_MOVE_ERRORS: PrecompileMoveErrors = {
 };
 
 /** ERC-7528 Transfer logs for ether moved (top call, CALL/CALLCODE/CREATE with value, SELFDESTRUCT), in order with the real logs. */
-function transferLogs(host: EvmHost): { detach(): void; logs(ok: boolean, tx: Transaction, from: Uint8Array): Log[] } {
+function transferLogs(
+  host: EvmHost,
+  balanceOf: (address: Uint8Array) => bigint,
+): { detach(): void; logs(ok: boolean, tx: Transaction, from: Uint8Array): Log[] } {
   const frames: Log[][] = [[]];
   let top: Log[] = [];
   const synthetic = (from: Uint8Array, to: Uint8Array, value: bigint): Log => ({
@@ -440,7 +443,8 @@ function transferLogs(host: EvmHost): { detach(): void; logs(ok: boolean, tx: Tr
       },
       onLog: (l: LogEvent) => frames[frames.length - 1].push({ address: l.address, topics: l.topics, data: l.data }),
     },
-    () => 0n,
+    // The SELFDESTRUCT frame's value is the contract's balance in the running state (0 here dropped its log).
+    balanceOf,
   );
   return {
     detach,
