@@ -135,7 +135,7 @@ describe('eth_simulateV1', () => {
     ]);
   });
 
-  it('behavior: a reverting call reports status 0 with the revert data; the block goes on', async () => {
+  it('behavior: a reverting call reports status 0 with the revert data in error.data only; the block goes on', async () => {
     const reverter = '0x63deadbeef60e01b60005260046000fd';
     const r = await sim({
       blockStateCalls: [
@@ -152,6 +152,8 @@ describe('eth_simulateV1', () => {
     const [bad, good] = b.calls as Record<string, unknown>[];
     expect(bad.status).toBe('0x0');
     expect(bad.error).toEqual({ code: 3, message: 'execution reverted', data: '0xdeadbeef' });
+    // As geth (execution-apis ethSimulate-eth-send-should-not-produce-logs-on-revert): no returnData on failure.
+    expect(bad.returnData).toBe('0x');
     expect(good.status).toBe('0x1');
   });
 

@@ -367,7 +367,9 @@ async function simulateBlock(
         r.error === 'revert'
           ? { code: 3, message: 'execution reverted', data: r.returnValue }
           : { code: -32015, message: r.error ?? 'execution failed' };
-      if (r.error !== 'revert') call.returnData = new Uint8Array(0);
+      // geth answers no return data for any failed call (ExecutionResult.Return is nil once Err is set); a revert's
+      // bytes are in error.data only.
+      call.returnData = new Uint8Array(0);
     }
     calls.push(call);
     txs.push(tx);
