@@ -4,5 +4,5 @@ import { startNodeTarget } from './support/nodeTarget.ts';
 
 // The shared gateway behaviour suite against the gateway on Node (in-process app, memory seams).
 describe('gateway behaviour on Node', () => {
-  gatewayBehaviourSuite((url) => startNodeTarget(url));
+  gatewayBehaviourSuite((urls) => startNodeTarget(urls));
 });

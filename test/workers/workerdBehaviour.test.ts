@@ -24,7 +24,12 @@ test('behavior: wrangler bundles workers/ offline, under the Free plan size limi
 // The same suite as nodeBehaviour.test.ts, against that bundle in workerd (Miniflare).
 describe('gateway behaviour on workerd', () => {
   let target: Target;
-  gatewayBehaviourSuite(async (url) => (target = await startWorkerdTarget(url, bundle.entry)));
+  // The first gateway the suite starts is the one whose Durable Objects the case below reads.
+  gatewayBehaviourSuite(async (urls) => {
+    const started = await startWorkerdTarget(urls, bundle.entry);
+    target ??= started;
+    return started;
+  });
 
   test('behavior: the refusals above came from the Durable Object bucket (it holds the spent burst)', async () => {
     // Miniflare types its namespace with workers-types, which this project does not load: use the Worker's own shape.

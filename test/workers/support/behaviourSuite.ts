@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ScriptChain, startScriptedUpstream, type ScriptedUpstream } from '../../gateway/support/scriptedUpstream.ts';
 
 /** A gateway under test, whatever runs it: a fetch to its public app and one to its admin API. */
@@ -15,10 +15,10 @@ export interface GatewayTarget {
 }
 
 /** The one gateway config the suite runs against (raw, as a config file or GATEWAY_CONFIG holds it). */
-export function suiteConfig(upstreamUrl: string): Record<string, unknown> {
+export function suiteConfig(upstreamUrls: string[]): Record<string, unknown> {
   return {
-    // u0 refuses connections (nothing listens on port 1): idempotent calls fail over to u1.
-    upstreams: ['http://127.0.0.1:1', upstreamUrl],
+    // u0 refuses connections (nothing listens on port 1): idempotent calls fail over to u1 (and u2, when given).
+    upstreams: ['http://127.0.0.1:1', ...upstreamUrls],
     admin: { token: SUITE_ADMIN_TOKEN },
     identity: { keySecret: 'suite-key-secret-0123456789abcdef', keyCacheTtlMs: 1_000, negativeKeyCacheTtlMs: 500 },
     limits: { maxBatchSize: 50 },
@@ -74,10 +74,10 @@ async function waitFor<T>(fn: () => T | undefined, ms = 3_000): Promise<T> {
 
 /**
  * The gateway behaviour suite, written once: `start` builds the runtime under test (Node in-process, or workerd
- * through Miniflare) against the scripted upstream's URL. Every test uses its own client address, so buckets do
- * not interfere.
+ * through Miniflare) against the scripted upstreams' URLs (after the dead u0). Every test uses its own client
+ * address, so buckets do not interfere.
  */
-export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<GatewayTarget>): void {
+export function gatewayBehaviourSuite(start: (upstreamUrls: string[]) => Promise<GatewayTarget>): void {
   let up: ScriptedUpstream;
   let gw: GatewayTarget;
   const chain = new ScriptChain(20);
@@ -88,7 +88,7 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
         return p[0] === '0xabc123' ? { result: [] } : { error: { code: -32000, message: 'filter not found' } };
       return chain.answer(m, p) ?? { result: `echo:${m}` };
     });
-    gw = await start(up.url);
+    gw = await start([up.url]);
   });
   afterAll(async () => {
     await gw?.close();
@@ -245,5 +245,60 @@ export function gatewayBehaviourSuite(start: (upstreamUrl: string) => Promise<Ga
     const empty = await rpc([], '10.6.0.1');
     expect(empty.res.status).toBe(400);
     expect(empty.body).toMatchObject({ error: { code: -32600 } });
+  });
+
+  laggingFollowerCase(start);
+}
+
+/**
+ * Issue #17 item 2 on every runtime: `latest` state calls are pinned to the newest head's hash, and a follower two
+ * blocks behind (still within maxLagBlocks, so routable) answers `header for hash not found` for it, as geth and the
+ * core do. No client may see that answer: the call goes to an upstream known to hold the block, or is retried on one.
+ */
+function laggingFollowerCase(start: (upstreamUrls: string[]) => Promise<GatewayTarget>): void {
+  describe('with a lagging follower', () => {
+    let producer: ScriptedUpstream;
+    let follower: ScriptedUpstream;
+    let gw: GatewayTarget;
+    const ahead = new ScriptChain(20);
+    const behind = new ScriptChain(18);
+    const balance = (chain: ScriptChain) => (m: string, p: unknown[]) => {
+      if (m !== 'eth_getBalance') return chain.answer(m, p) ?? { result: `echo:${m}` };
+      const at = p[1] as string | { blockHash?: string };
+      const hash = typeof at === 'object' ? at.blockHash : undefined;
+      if (hash !== undefined && !chain.hashes.includes(hash)) return { error: { code: -32000, message: 'header for hash not found' } };
+      return { result: '0x1' };
+    };
+    beforeAll(async () => {
+      producer = await startScriptedUpstream(balance(ahead));
+      follower = await startScriptedUpstream(balance(behind));
+      gw = await start([producer.url, follower.url]);
+    });
+    afterAll(async () => {
+      await gw?.close();
+      await follower?.stop();
+      await producer?.stop();
+    });
+    const newest = ScriptChain.hash(19, 'a');
+    const pinnedToNewest = (u: ScriptedUpstream) =>
+      u.log.filter((c) => c.method === 'eth_getBalance' && (c.params[1] as { blockHash?: string })?.blockHash === newest).length;
+
+    test('behavior: eth_getBalance(latest) pinned to a block the follower lacks is never answered "not found" (issue #17 item 2)', async () => {
+      const answers: unknown[] = [];
+      // Each call from its own address (the anonymous burst is 5) and for its own account (no cache hit, no coalescing).
+      const ask = async (i: number) => {
+        const addr = `0x${(i + 1).toString(16).padStart(40, '0')}`;
+        const res = await gw.rpc('/', call('eth_getBalance', [addr, 'latest'], i), `10.20.${Math.floor(i / 200)}.${(i % 200) + 1}`);
+        answers.push(await res.json());
+      };
+      // Until the gateway pins to the producer's head (it learns it from a head poll), then 60 more.
+      let i = 0;
+      const end = Date.now() + 10_000;
+      while (pinnedToNewest(producer) === 0 && Date.now() < end) await ask(i++);
+      expect(pinnedToNewest(producer), 'the gateway never pinned a call to the newest head').toBeGreaterThan(0);
+      await Promise.all(Array.from({ length: 60 }, (_, k) => ask(i + k)));
+      const wrong = answers.filter((a) => (a as RpcAnswer).result !== '0x1');
+      expect(wrong, JSON.stringify(wrong.slice(0, 3))).toEqual([]);
+    });
   });
 }

@@ -9,9 +9,9 @@ import { webFetch } from '../../../gateway/upstream/upstream.ts';
 import { SUITE_ADMIN_TOKEN, suiteConfig, type GatewayTarget } from './behaviourSuite.ts';
 
 /** The suite's gateway on Node: createGateway with the memory seams, served in-process through app.fetch. */
-export async function startNodeTarget(upstreamUrl: string): Promise<GatewayTarget> {
+export async function startNodeTarget(upstreamUrls: string[]): Promise<GatewayTarget> {
   const lines: Record<string, unknown>[] = [];
-  const config = buildConfig(suiteConfig(upstreamUrl));
+  const config = buildConfig(suiteConfig(upstreamUrls));
   const keyStore = new MemoryKeyStore();
   const gateway = createGateway(config, {
     fetch: webFetch,
@@ -20,6 +20,8 @@ export async function startNodeTarget(upstreamUrl: string): Promise<GatewayTarge
     remoteAddress: (c) => c.req.header('cf-connecting-ip'),
     keyStore,
   });
+  // Probes and the head poller, as the Node server runs them (the Worker polls the head on requests instead).
+  gateway.start();
   const admin = createAdminApp({
     token: SUITE_ADMIN_TOKEN,
     keys: new KeyService(keyStore, new KeyHasher(config.identity.keySecret), Object.keys(config.tiers)),

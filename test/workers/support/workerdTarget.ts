@@ -7,8 +7,8 @@ import { WORKER_DURABLE_OBJECTS } from './bundle.ts';
  * The suite's gateway on workerd: the bundle wrangler produced, run by Miniflare with the wrangler.jsonc bindings
  * (Durable Objects in memory, the Cache API) and the config/secrets as bindings.
  */
-export async function startWorkerdTarget(upstreamUrl: string, entry: string): Promise<GatewayTarget & { mf: Miniflare }> {
-  const { upstreams, ...rest } = suiteConfig(upstreamUrl);
+export async function startWorkerdTarget(upstreamUrls: string[], entry: string): Promise<GatewayTarget & { mf: Miniflare }> {
+  const { upstreams, ...rest } = suiteConfig(upstreamUrls);
   const lines: Record<string, unknown>[] = [];
   const mf = new Miniflare({
     // The code is passed in, not its path: workerd refuses the bundle's source-map paths that leave its directory.
