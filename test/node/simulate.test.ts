@@ -157,6 +157,17 @@ describe('eth_simulateV1', () => {
     expect(good.status).toBe('0x1');
   });
 
+  it("behavior: a revert with an Error(string) names its reason in the message, as geth's simulator", async () => {
+    // Error("nope"): selector, offset, length, the padded text; the code copies it from its own tail and reverts with it.
+    const payload =
+      '08c379a0' + (0x20).toString(16).padStart(64, '0') + '4'.padStart(64, '0') + Buffer.from('nope').toString('hex').padEnd(64, '0');
+    const reverter = '0x' + '6064600c600039' + '60646000fd' + payload;
+    const r = await sim({ blockStateCalls: [{ stateOverrides: { [C2]: { code: reverter } }, calls: [{ from: C0, to: C2 }] }] });
+    const [b] = r.result as Record<string, unknown>[];
+    const [bad] = b.calls as Record<string, unknown>[];
+    expect(bad.error).toEqual({ code: 3, message: 'execution reverted: nope', data: '0x' + payload });
+  });
+
   it('behavior: movePrecompileToAddress runs ecrecover at its new address', async () => {
     // ecrecover of a dev-account signature: hash, v, r, s.
     const msg = '0x' + '11'.repeat(32);

@@ -20,6 +20,7 @@ import { bytesOfKey } from '../../state/keys.ts';
 import type { StateRootComputer } from '../../state/stateRoot.ts';
 import { toChecksumAddress } from '../../primitives/address.ts';
 import { keccak256 } from '../../primitives/keccak.ts';
+import { revertReason } from '../../primitives/revertReason.ts';
 import { applyTransaction, blobGasOf } from '../applyTransaction.ts';
 import { blockEnvOf } from '../block/executeBlock.ts';
 import { collectRequests } from '../block/requests.ts';
@@ -365,7 +366,7 @@ async function simulateBlock(
     if (r.status === 0) {
       call.error =
         r.error === 'revert'
-          ? { code: 3, message: 'execution reverted', data: r.returnValue }
+          ? { code: 3, message: revertMessage(r.returnValue), data: r.returnValue }
           : { code: -32015, message: r.error ?? 'execution failed' };
       // geth answers no return data for any failed call (ExecutionResult.Return is nil once Err is set); a revert's
       // bytes are in error.data only.
@@ -403,6 +404,12 @@ const SIM_MOVE_ERRORS: PrecompileMoveErrors = {
   toItself: (a) => new SimulateError('SIM_MOVE_TO_ITSELF', `account ${a} requested to be moved to itself`),
   sharedTarget: (a) => new SimulateError('SIM_MOVE_TWICE', `multiple overrides moving precompiles to ${a}`),
 };
+
+/** geth's simulator names a revert by its decoded Error(string) or Panic(uint256) reason; other data stays unnamed. */
+function revertMessage(data: Uint8Array): string {
+  const reason = revertReason(data);
+  return reason === null ? 'execution reverted' : `execution reverted: ${reason}`;
+}
 
 /** ERC-7528 Transfer logs for ether moved (top call, CALL/CALLCODE/CREATE with value, SELFDESTRUCT), in order with the real logs. */
 function transferLogs(
