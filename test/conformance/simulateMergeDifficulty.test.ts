@@ -8,20 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureNode, type FixtureNode } from '../../core/conformance/rpcCompat/index.ts';
+import { BLOCK_FORKS_AT_GENESIS } from '../support/genesisConfig.ts';
 
 const GENESIS = {
   config: {
     chainId: 1337,
-    homesteadBlock: 0,
-    eip150Block: 0,
-    eip155Block: 0,
-    eip158Block: 0,
-    byzantiumBlock: 0,
-    constantinopleBlock: 0,
-    petersburgBlock: 0,
-    istanbulBlock: 0,
-    berlinBlock: 0,
-    londonBlock: 0,
+    ...BLOCK_FORKS_AT_GENESIS,
     mergeNetsplitBlock: 0,
     shanghaiTime: 0,
     cancunTime: 0,
