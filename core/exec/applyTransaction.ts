@@ -346,7 +346,7 @@ async function runEvm(
     }
     const caller = new Address(sender);
     if (berlin) {
-      for (const addr of host.precompiles) journal.addAlwaysWarmAddress(addr);
+      for (const addr of host.warmPrecompiles) journal.addAlwaysWarmAddress(addr);
       journal.addAlwaysWarmAddress(keyOf(sender));
       if (tx.to !== undefined) journal.addAlwaysWarmAddress(keyOf(tx.to));
       if (isForkActive(env.fork, 'Shanghai')) journal.addAlwaysWarmAddress(keyOf(env.coinbase));

@@ -38,8 +38,13 @@ export class EvmHost {
   readonly evm: EVM;
   readonly stateManager: EvmStateManager;
   private env: BlockEnv | undefined;
-  /** Precompile addresses (unprefixed hex) active in this fork. */
+  /** Addresses (unprefixed hex) where a precompile runs in this EVM: the fork's, after any eth_simulateV1 moves. */
   readonly precompiles: ReadonlySet<string>;
+  /**
+   * Addresses (unprefixed hex) every transaction starts with warm (EIP-2929): the fork's precompiles whatever a state
+   * override or a move did to them, as geth's StateDB.Prepare takes vm.ActivePrecompiles(rules), not the EVM's table.
+   */
+  readonly warmPrecompiles: ReadonlySet<string>;
 
   /**
    * `libraryLoop`: keep @ethereumjs/evm's own interpreter loop, which emits a `step` event per opcode (tracing: the
@@ -90,6 +95,7 @@ export class EvmHost {
     // Decision 0027: the library's loop and frame runner cost more than the opcodes on contract calls.
     if (!libraryLoop) enableFastInterpreter(this.evm);
     this.precompiles = new Set([...this.evm.precompiles].filter(([, fn]) => fn !== undefined).map(([addr]) => addr));
+    this.warmPrecompiles = precompileMoves?.size ? precompileAddresses(chainId, fork) : this.precompiles;
   }
 
   /** Points the EVM at `state` and block `env` for the next transactions. */

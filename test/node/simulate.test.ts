@@ -270,6 +270,32 @@ describe('eth_simulateV1', () => {
     expect(restored.returnData).toBe('0x1234');
   });
 
+  it("behavior: a precompile's address stays warm (EIP-2929) when an override replaces or moves it; its new address starts cold, as geth", async () => {
+    const ecrecover = '0x0000000000000000000000000000000000000001';
+    const moved = '0x0000000000000000000000000000000000000123';
+    // PUSH1 0x01 / PUSH2 0x0123, EXTCODEHASH, POP, STOP: 21,000 + 3 + 100 (warm) or 2,600 (cold) + 2.
+    const probes = { [C1]: { code: '0x60013f5000' }, [C2]: { code: '0x6101233f5000' } };
+    const calls = [
+      { from: C0, to: C1 },
+      { from: C0, to: C2 },
+    ];
+    const r = await sim({
+      blockStateCalls: [
+        { stateOverrides: probes, calls },
+        { stateOverrides: { [ecrecover]: { code: '0x00' } }, calls },
+        { stateOverrides: { [ecrecover]: { movePrecompileToAddress: moved } }, calls },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    const gas = (r.result as Record<string, unknown>[]).map((b) => (b.calls as Record<string, string>[]).map((c) => Number(c.gasUsed)));
+    // (execution-apis ethSimulate-extcodehash-precompile: the same gas before and after the override of 0x01.)
+    expect(gas).toEqual([
+      [21_105, 23_605],
+      [21_105, 23_605],
+      [21_105, 23_605],
+    ]);
+  });
+
   it('behavior: eth_call and debug_traceCall drop an overridden precompile as eth_simulateV1 does (geth)', async () => {
     const sha256 = '0x0000000000000000000000000000000000000002';
     const call = { from: C0, to: sha256, data: '0x616263' };
