@@ -96,7 +96,9 @@ export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () 
   return async function answerRpcPost(input: RpcPostInput): Promise<RpcPostAnswer> {
     const startedAt = now();
     const requestId = input.requestId ?? crypto.randomUUID();
-    const extra: Record<string, string> = { [REQUEST_ID_HEADER]: requestId, ...corsHeaders(input.headers) };
+    // The answer's headers, filled in place as the steps add theirs (one object per request, no spreads).
+    const extra: Record<string, string> = { [REQUEST_ID_HEADER]: requestId };
+    Object.assign(extra, corsHeaders(input.headers));
     let rpc: RpcRequest | undefined;
     let who: Identity | undefined;
     let answer: RpcPostAnswer;
@@ -111,11 +113,9 @@ export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () 
         throw err;
       }
       const answered = await answerCalls(rpc, callDeps, Boolean(input.headers.get(bypassHeader)));
-      answer = {
-        status: answered.status,
-        headers: { ...extra, ...answered.headers, 'content-type': 'application/json' },
-        body: answered.body,
-      };
+      for (const name in answered.headers) extra[name] = answered.headers[name] as string;
+      extra['content-type'] = 'application/json';
+      answer = { status: answered.status, headers: extra, body: answered.body };
     } catch (err) {
       const e = toGatewayError(err);
       let body: string;
@@ -124,7 +124,9 @@ export function createRpcPostHandler(deps: PipelineDeps, now: () => number = () 
         for (const call of rpc.calls) call.response ??= rpcError(call.id, e.toRpc());
         body = bodyText(rpc.calls, rpc.isBatch);
       }
-      answer = { status: e.httpStatus, headers: { ...extra, ...e.headers, 'content-type': 'application/json' }, body };
+      Object.assign(extra, e.headers);
+      extra['content-type'] = 'application/json';
+      answer = { status: e.httpStatus, headers: extra, body };
     }
     // A client that left before its answer is not a gateway failure: logged and counted as 499 (nginx's "client
     // closed request"), never as the 500 its aborted body read would otherwise become, so it stays out of 5xx alerts.

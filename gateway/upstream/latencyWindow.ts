@@ -1,6 +1,7 @@
 /**
  * The latest answer times of one upstream, for hedging: a ring of the last `size` successful request durations and
- * a quantile over them, re-sorted only every `refreshEvery` observations (a hedge decision reads it per call).
+ * a quantile over them, re-sorted at most every `refreshEvery` observations (a hedge decision reads it per call), and
+ * only when a quantile is read: every forwarded call observes, and with hedging off (the default) nothing reads.
  */
 export class LatencyWindow {
   private readonly ring: number[] = [];
@@ -17,7 +18,7 @@ export class LatencyWindow {
     if (this.ring.length < this.size) this.ring.push(ms);
     else this.ring[this.next] = ms;
     this.next = (this.next + 1) % this.size;
-    if (++this.sinceSort >= this.refreshEvery || this.sorted.length < this.refreshEvery) this.resort();
+    this.sinceSort++;
   }
 
   get count(): number {
@@ -27,7 +28,9 @@ export class LatencyWindow {
   /** The q-quantile (0 < q < 1) of the kept durations, or undefined with fewer than `minSamples` of them. */
   quantile(q: number, minSamples: number): number | undefined {
     if (this.ring.length < Math.max(1, minSamples)) return undefined;
-    if (this.sorted.length !== this.ring.length) this.resort();
+    if (this.sinceSort >= this.refreshEvery || this.sorted.length < this.refreshEvery || this.sorted.length !== this.ring.length) {
+      this.resort();
+    }
     return this.sorted[Math.min(this.sorted.length - 1, Math.floor(q * this.sorted.length))];
   }
 

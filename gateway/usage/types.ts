@@ -40,8 +40,20 @@ export class UsageWriteError extends Error {
   }
 }
 
-/** The UTC day of an epoch-ms instant. */
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+/** The day `utcDay` answered last, as [start, start + 1 day) and its text. */
+let lastDay = { start: NaN, text: '' };
+
+/**
+ * The UTC day of an epoch-ms instant. The recorder asks once per request: the last day's text is kept, so that is a
+ * range check instead of a Date and an ISO string each time.
+ */
+export function utcDay(ms: number): string {
+  if (ms >= lastDay.start && ms < lastDay.start + DAY_MS) return lastDay.text;
+  const text = new Date(ms).toISOString().slice(0, 10);
+  if (Number.isFinite(ms)) lastDay = { start: ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS), text };
+  return text;
+}
 
 /** The `n` UTC days ending with the day of `ms`, oldest first. */
 export function lastDays(ms: number, n: number): string[] {

@@ -158,6 +158,26 @@ test('behavior: an oversized body is refused 413 without reading it and the conn
   expect(m.text()).toMatch(/^HTTP\/1\.1 400/);
 });
 
+test('error: header lines node:http refuses (space before the colon, a control character, a bare LF) get its 400', async () => {
+  for (const line of ['x-api-key : k\r\n', 'x-note: a\x01b\r\n', 'x-note: a\nb\r\n', ': empty-name\r\n']) {
+    const c = await open();
+    c.socket.write(post(body(1), line));
+    await c.closed;
+    expect(c.text(), JSON.stringify(line)).toMatch(/^HTTP\/1\.1 400/);
+  }
+});
+
+test('behavior: the fast path trims spaces and tabs around a header value and joins a repeated header as node:http does', async () => {
+  const c = await open();
+  // The bypass header's value is read trimmed ("1"); a repeated header is one value joined with ", ".
+  c.socket.write(post(body(7), 'x-cache-bypass: \t 1 \t\r\nx-note: a\r\nx-note: b\r\n'));
+  const [r] = responses(await c.waitFor(/"id":7/));
+  expect(r?.status).toBe(200);
+  expect(r?.head).toMatch(/\r\nX-Cache: BYPASS\r\n/i);
+  expect(JSON.parse(r?.body ?? '{}')).toMatchObject({ id: 7, result: '0x539' });
+  c.socket.destroy();
+});
+
 test('behavior: a client slower than the header or request timeout gets 408 and the connection closes', async () => {
   // Header block never finished (limits.headersTimeoutMs 400).
   const h = await open();

@@ -34,6 +34,41 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 /** Longest response head accepted (undici's default maximum header size is 16 KiB). */
 const MAX_HEAD_BYTES = 16_384;
 
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})/;
+/** Tab or space: optional whitespace around a header value. */
+const isOws = (c: number) => c === 32 || c === 9;
+
+/**
+ * A response head (status line and header lines, without the blank line): status, HTTP/1.x minor version, headers by
+ * lower-cased name (repeated ones joined with ", "). One pass of indexOf over the text, no array of lines: this runs
+ * once per forwarded call.
+ */
+function parseResponseHead(text: string): { status: number; minor: string; headers: Map<string, string> } {
+  const m = STATUS_LINE.exec(text);
+  if (!m) throw new UpstreamSocketError('upstream answer is not HTTP/1.x');
+  const headers = new Map<string, string>();
+  for (let at = text.indexOf('\r\n'); at >= 0;) {
+    const start = at + 2;
+    const next = text.indexOf('\r\n', start);
+    const stop = next < 0 ? text.length : next;
+    const colon = text.indexOf(':', start);
+    if (colon > start && colon < stop) {
+      let nameEnd = colon;
+      while (nameEnd > start && isOws(text.charCodeAt(nameEnd - 1))) nameEnd--;
+      let valueStart = colon + 1;
+      while (valueStart < stop && isOws(text.charCodeAt(valueStart))) valueStart++;
+      let valueEnd = stop;
+      while (valueEnd > valueStart && isOws(text.charCodeAt(valueEnd - 1))) valueEnd--;
+      const name = text.slice(start, nameEnd).toLowerCase();
+      const value = text.slice(valueStart, valueEnd);
+      const seen = headers.get(name);
+      headers.set(name, seen === undefined ? value : `${seen}, ${value}`);
+    }
+    at = next;
+  }
+  return { status: Number(m[2]), minor: m[1] as string, headers };
+}
+
 /**
  * One keep-alive connection: a single request at a time, its answer parsed as it arrives (Content-Length, chunked,
  * or until close; 1xx interim answers skipped). Reusable again once an answer is complete and it did not ask to close.
@@ -95,35 +130,24 @@ class Connection {
           if (this.buf.length > MAX_HEAD_BYTES) throw new UpstreamSocketError('upstream answer head too large');
           return;
         }
-        const lines = this.buf.toString('latin1', 0, end).split('\r\n');
-        const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0] ?? '');
-        if (!m) throw new UpstreamSocketError('upstream answer is not HTTP/1.x');
-        const status = Number(m[2]);
-        const headers = new Map<string, string>();
-        for (let i = 1; i < lines.length; i++) {
-          const line = lines[i] as string;
-          const colon = line.indexOf(':');
-          if (colon <= 0) continue;
-          const name = line.slice(0, colon).trim().toLowerCase();
-          const value = line.slice(colon + 1).trim();
-          const seen = headers.get(name);
-          headers.set(name, seen === undefined ? value : `${seen}, ${value}`);
-        }
+        const { status, minor, headers } = parseResponseHead(this.buf.toString('latin1', 0, end));
         if (status >= 100 && status < 200) {
           // An interim answer (100 Continue, 103 Early Hints): the real one follows.
           this.buf = this.buf.subarray(end + 4);
           continue;
         }
         const connection = headers.get('connection')?.toLowerCase() ?? '';
-        if (connection.includes('close') || (m[1] === '0' && !connection.includes('keep-alive'))) this.reusable = false;
-        const hint = /timeout=(\d+)/i.exec(headers.get('keep-alive') ?? '');
+        if (connection.includes('close') || (minor === '0' && !connection.includes('keep-alive'))) this.reusable = false;
+        const keepAlive = headers.get('keep-alive');
+        const hint = keepAlive === undefined ? null : /timeout=(\d+)/i.exec(keepAlive);
         if (hint) this.idleLimitMs = Math.min(this.idleLimitMs, Math.max(0, Number(hint[1]) * 1000 - 1000));
         this.head = { status, headers, bodyAt: end + 4 };
         if (status === 204 || status === 304) {
           this.finish('', end + 4);
           return;
         }
-        if (/chunked/i.test(headers.get('transfer-encoding') ?? '')) this.chunked = { at: end + 4, parts: [] };
+        const coding = headers.get('transfer-encoding');
+        if (coding !== undefined && /chunked/i.test(coding)) this.chunked = { at: end + 4, parts: [] };
       }
       const head = this.head;
       if (this.chunked) {

@@ -26,8 +26,10 @@ const MAX_HEADER_BYTES = 16_384;
 /** Answers not yet written on one connection before reading more of it pauses (pipelining clients). */
 const MAX_PIPELINED = 16;
 const CRLF2 = Buffer.from('\r\n\r\n');
-/** A header line of the simple shape this server reads (token name, visible value, no obs-fold, no bare CR/LF). */
-const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*$/;
+/** Characters of a header name (an RFC 9110 token). */
+const TOKEN = new Uint8Array(128);
+for (const c of "!#$%&'*+.^_`|~-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN[c.charCodeAt(0)] = 1;
+const isOws = (c: number) => c === 32 || c === 9;
 /** Header values this server writes must be clean too (they may echo a request's header). */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
@@ -62,8 +64,9 @@ function parseHead(buf: Buffer, maxBody: number): Parse {
   const end = buf.indexOf(CRLF2);
   if (end < 0) return buf.length > MAX_HEADER_BYTES ? { kind: 'other' } : { kind: 'partial' };
   if (end > MAX_HEADER_BYTES) return { kind: 'other' };
-  const lines = buf.toString('latin1', 0, end).split('\r\n');
-  const first = lines[0] as string;
+  const text = buf.toString('latin1', 0, end);
+  const firstEnd = text.indexOf('\r\n');
+  const first = firstEnd < 0 ? text : text.slice(0, firstEnd);
   if (!first.startsWith('POST ') || !first.endsWith(' HTTP/1.1')) return { kind: 'other' };
   const target = first.slice(5, -9);
   let key: string | undefined;
@@ -77,11 +80,27 @@ function parseHead(buf: Buffer, maxBody: number): Parse {
   const headers = new Map<string, string>();
   let length: number | undefined;
   let close = false;
-  for (let i = 1; i < lines.length; i++) {
-    const m = HEADER_LINE.exec(lines[i] as string);
-    if (!m) return { kind: 'other' };
-    const name = (m[1] as string).toLowerCase();
-    const value = m[2] as string;
+  // Header lines of the simple shape only (token name, a colon, a value of visible characters, tabs and spaces: no
+  // obs-fold, no bare CR or LF, no other control character); anything else is node:http's. Scanned in place (one
+  // pass per line, no array of lines, no regex match per line): this runs once per request.
+  for (let at = firstEnd; at >= 0;) {
+    const start = at + 2;
+    const next = text.indexOf('\r\n', start);
+    const stop = next < 0 ? text.length : next;
+    at = next;
+    let colon = start;
+    while (colon < stop && text.charCodeAt(colon) < 128 && TOKEN[text.charCodeAt(colon)] === 1) colon++;
+    if (colon === start || colon === stop || text.charCodeAt(colon) !== 58) return { kind: 'other' };
+    let valueStart = colon + 1;
+    while (valueStart < stop && isOws(text.charCodeAt(valueStart))) valueStart++;
+    let valueEnd = stop;
+    while (valueEnd > valueStart && isOws(text.charCodeAt(valueEnd - 1))) valueEnd--;
+    for (let i = valueStart; i < valueEnd; i++) {
+      const c = text.charCodeAt(i);
+      if ((c < 32 && c !== 9) || c === 127) return { kind: 'other' };
+    }
+    const name = text.slice(start, colon).toLowerCase();
+    const value = text.slice(valueStart, valueEnd);
     switch (name) {
       case 'content-length':
         // One plain length; anything else (several, a list, a sign) is node:http's to refuse.

@@ -83,7 +83,7 @@ async function answerCall(call: RpcCall, deps: CallDeps, bypass: boolean, slot: 
           // Serialised once: the same text is stored and spliced into every answer (leader and followers).
           const json = JSON.stringify(fr.result);
           await cache.set(plan.key, json, ttlMs, blockHash);
-          return { ...fr, result: new RawResult(json) };
+          return { upstream: fr.upstream, status: fr.status, ms: fr.ms, result: new RawResult(json) };
         }
       }
       return fr;
