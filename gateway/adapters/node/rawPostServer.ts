@@ -30,7 +30,11 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 const TOKEN = new Uint8Array(128);
 for (const c of "!#$%&'*+.^_`|~-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN[c.charCodeAt(0)] = 1;
 const isOws = (c: number) => c === 32 || c === 9;
-/** Header values this server writes must be clean too (they may echo a request's header). */
+/**
+ * A character a header value may not hold (only tabs and visible latin1 are allowed): what this server reads, and
+ * what it writes (it may echo a request's header). A regex, not a charCodeAt loop: the values written are often
+ * concatenated strings, which the regex flattens once and a loop would walk through V8's slow path per character.
+ */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 let dateText = '';
@@ -95,12 +99,9 @@ function parseHead(buf: Buffer, maxBody: number): Parse {
     while (valueStart < stop && isOws(text.charCodeAt(valueStart))) valueStart++;
     let valueEnd = stop;
     while (valueEnd > valueStart && isOws(text.charCodeAt(valueEnd - 1))) valueEnd--;
-    for (let i = valueStart; i < valueEnd; i++) {
-      const c = text.charCodeAt(i);
-      if ((c < 32 && c !== 9) || c === 127) return { kind: 'other' };
-    }
-    const name = text.slice(start, colon).toLowerCase();
     const value = text.slice(valueStart, valueEnd);
+    if (BAD_VALUE.test(value)) return { kind: 'other' };
+    const name = text.slice(start, colon).toLowerCase();
     switch (name) {
       case 'content-length':
         // One plain length; anything else (several, a list, a sign) is node:http's to refuse.
@@ -112,10 +113,14 @@ function parseHead(buf: Buffer, maxBody: number): Parse {
       case 'upgrade':
         return { kind: 'other' };
       case 'connection': {
-        const tokens = value
-          .toLowerCase()
-          .split(',')
-          .map((t) => t.trim());
+        // What clients send (a keep-alive client says so or nothing): no list to split.
+        const plain = value.toLowerCase();
+        if (plain === 'keep-alive') break;
+        if (plain === 'close') {
+          close = true;
+          break;
+        }
+        const tokens = plain.split(',').map((t) => t.trim());
         if (tokens.includes('upgrade')) return { kind: 'other' };
         if (tokens.includes('close')) close = true;
         break;

@@ -39,12 +39,14 @@ export async function handleCall(call: RpcCall, deps: CallDeps, bypass: boolean,
 }
 
 async function answerCall(call: RpcCall, deps: CallDeps, bypass: boolean, slot: ForwardSlot | undefined): Promise<Record<string, string>> {
-  const direct = slot ? slot.forward : deps.pool.forward.bind(deps.pool);
-  const pool = deps.pool.forward.bind(deps.pool);
   // A wide eth_getLogs goes out as several ranges at once (each on its own, over the upstreams), not in the batch.
-  const forward: typeof direct = (method, params, deadlineMs, minBlock) => {
-    const split = method === 'eth_getLogs' ? splitGetLogs(pool, params, deadlineMs, deps.getLogsSplitBlocks ?? 0) : undefined;
-    if (!split) return direct(method, params, deadlineMs, minBlock);
+  // The pool's methods are bound only on that path: a cache hit forwards nothing.
+  const forward: ForwardSlot['forward'] = (method, params, deadlineMs, minBlock) => {
+    const split =
+      method === 'eth_getLogs'
+        ? splitGetLogs(deps.pool.forward.bind(deps.pool), params, deadlineMs, deps.getLogsSplitBlocks ?? 0)
+        : undefined;
+    if (!split) return slot ? slot.forward(method, params, deadlineMs, minBlock) : deps.pool.forward(method, params, deadlineMs, minBlock);
     slot?.skip();
     return split;
   };
