@@ -109,6 +109,8 @@ export async function benchProxy(ctx: ProxyBenchContext) {
   // The proxy path at 32 in flight: distinct calls (no coalescing), the direct core on the same calls before and after.
   const distinctDirect = await run(coreUrl, {}, gw.pid, distinctCall);
   const distinctUncached = await run(gwUrl, bypass, gw.pid, distinctCall);
+  // The `--baseline` gateway on the same distinct calls, between the two direct runs (the proxy path's A/B).
+  const distinctBaseline = baseline ? await run(baseline.url, bypass, baseline.pid, distinctCall) : undefined;
   const distinctDirectAgain = await run(coreUrl, {}, gw.pid, distinctCall);
   const distinctDirectP50 = Math.min(distinctDirect.p50Ms, distinctDirectAgain.p50Ms);
   const calls0 = await redisCalls();
@@ -233,7 +235,12 @@ export async function benchProxy(ctx: ProxyBenchContext) {
      * Distinct calls at 32 in flight (eth_getBalance of a new address each, at block 0): nothing coalesces, so the
      * gateway's figure is the proxy path; `gatewayUncached` above repeats one call and shares upstream requests.
      */
-    distinctScenarios: { direct: distinctDirect, gatewayUncached: distinctUncached, directAgain: distinctDirectAgain },
+    distinctScenarios: {
+      direct: distinctDirect,
+      gatewayUncached: distinctUncached,
+      baselineUncached: distinctBaseline,
+      directAgain: distinctDirectAgain,
+    },
     /** The `--baseline` gateway (an older commit) in the same run, same core, same load. */
     baseline: before,
     directBest: best,
@@ -317,7 +324,12 @@ export async function benchProxy(ctx: ProxyBenchContext) {
     lowLine('1', low1) +
     lowLine('4', low4) +
     `; targets: added p50 uncached at 1 in flight +${t.addedP50UncachedMs.measured} ms (<= 0.25: ${verdict(t.addedP50UncachedMs.met)}), ` +
-    `at 32 in flight (distinct calls, direct p50 ${distinctDirectP50} ms, ${distinctUncached.reqPerSec}/s through the gateway) +${t.addedP50UncachedSaturatedMs.measured} ms (${verdict(t.addedP50UncachedSaturatedMs.met)}), ` +
+    `at 32 in flight (distinct calls, direct p50 ${distinctDirectP50} ms, ${distinctUncached.reqPerSec}/s through the gateway, ` +
+    `gateway CPU ${distinctUncached.cpuUsPerRequest.gateway} us per call` +
+    (distinctBaseline
+      ? `; baseline ${distinctBaseline.reqPerSec}/s p50 ${distinctBaseline.p50Ms} ms, ${distinctBaseline.cpuUsPerRequest.gateway} us per call`
+      : '') +
+    `) +${t.addedP50UncachedSaturatedMs.measured} ms (${verdict(t.addedP50UncachedSaturatedMs.met)}), ` +
     `cached ${t.cachedVsDirect.measured}x direct (median of ${cachedRounds.length} interleaved rounds, ${cachedInterleaved.minRatio}-${cachedInterleaved.maxRatio}; >= 1.5: ${verdict(t.cachedVsDirect.met)}), ` +
     `limiter p99 ${t.limiterP99Ms.measured} ms (<= 1: ${verdict(t.limiterP99Ms.met)}), ` +
     `gateway CPU ${t.gatewayCpuUsPerCachedHit.measured} us per cached hit (${verdict(null)})` +
