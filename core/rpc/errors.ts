@@ -160,12 +160,6 @@ export const RPC_ERRORS = {
     httpStatus: 200,
     when: "eth_simulateV1: movePrecompileToAddress names the precompile's own address.",
   },
-  SIM_MOVE_TWICE: {
-    code: -38023,
-    message: 'multiple overrides moving precompiles to one address',
-    httpStatus: 200,
-    when: 'eth_simulateV1: two movePrecompileToAddress overrides name the same target.',
-  },
   SIM_SENDER_NOT_EOA: {
     code: -38024,
     message: 'sender is not an EOA',

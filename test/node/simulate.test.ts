@@ -350,6 +350,27 @@ describe('eth_simulateV1', () => {
     expect(b.blobGasUsed).toBe('0x20000');
   });
 
+  it('behavior: two precompiles moved onto one address answer the block, the later one runs there; a move onto an overridden address is -32000, as geth', async () => {
+    const ecrecover = '0x0000000000000000000000000000000000000001';
+    const sha256 = '0x0000000000000000000000000000000000000002';
+    // (execution-apis ethSimulate-move-two-accounts-to-same-38023: geth answers the block, no -38023.)
+    const r = await sim({
+      blockStateCalls: [
+        {
+          stateOverrides: { [ecrecover]: { movePrecompileToAddress: C2 }, [sha256]: { movePrecompileToAddress: C2 } },
+          calls: [{ from: C0, to: C2, input: '0x616263' }],
+        },
+      ],
+    });
+    expect(r.error).toBeUndefined();
+    const [call] = (r.result as Record<string, unknown>[])[0].calls as Record<string, string>[];
+    expect(call.returnData).toBe('0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    const onto = await sim({
+      blockStateCalls: [{ stateOverrides: { [ecrecover]: { movePrecompileToAddress: C1 }, [C1]: { balance: '0x1' } } }],
+    });
+    expect(onto.error).toEqual({ code: -32000, message: 'account 0xc100000000000000000000000000000000000000 is already overridden' });
+  });
+
   it('behavior: eth_call and debug_traceCall take movePrecompileToAddress as geth (and its two refusals, -32000)', async () => {
     const sha256 = '0x0000000000000000000000000000000000000002';
     const moved = '0x0000000000000000000000000000000000001234';

@@ -57,8 +57,6 @@ export interface PrecompileMoveErrors {
   toItself?(address: string): Error;
   /** A move onto an address an override names, the precompile's own included (geth's StateOverride.Apply). */
   targetOverridden?(address: string): Error;
-  /** Two moves onto one address (eth_simulateV1's -38023). */
-  sharedTarget?(address: string): Error;
 }
 
 const plain = (addr: string): string => addr.replace(/^0x/, '').toLowerCase();
@@ -80,7 +78,6 @@ export function precompileMoves(
   for (const [addr, o] of overrides)
     if (o.movePrecompileTo !== undefined && !active.has(plain(addr))) throw errors.notPrecompile(`0x${plain(addr)}`);
   const named = new Set([...overrides.keys()].map(plain));
-  const targets = new Set<string>();
   for (const [addr, o] of overrides) {
     const from = plain(addr);
     if (o.movePrecompileTo === undefined) {
@@ -91,8 +88,6 @@ export function precompileMoves(
     const shown = `0x${to}`;
     if (to === from && errors.toItself) throw errors.toItself(shown);
     if (named.has(to) && errors.targetOverridden) throw errors.targetOverridden(shown);
-    if (targets.has(to) && errors.sharedTarget) throw errors.sharedTarget(shown);
-    targets.add(to);
     moves.set(from, to);
   }
   return moves;

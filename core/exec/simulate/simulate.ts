@@ -87,7 +87,6 @@ export type SimErrorCode =
   | 'SIM_BLOCK_NUMBER_ORDER'
   | 'SIM_TIMESTAMP_ORDER'
   | 'SIM_MOVE_TO_ITSELF'
-  | 'SIM_MOVE_TWICE'
   | 'SIM_SENDER_NOT_EOA'
   | 'SIM_INITCODE_TOO_LARGE'
   | 'SIM_TOO_MANY_BLOCKS'
@@ -398,11 +397,17 @@ async function simulateBlock(
   return { header: sealed, hash: headerHash(sealed), transactions: txs, senders, calls };
 }
 
-/** eth_simulateV1's refusals of a movePrecompileToAddress: the spec's codes, geth's -32000 for a non-precompile. */
+/**
+ * eth_simulateV1's refusals of a movePrecompileToAddress: the spec's -38022 for a move onto itself, geth's -32000
+ * (StateOverride.Apply) for a non-precompile and for a target another override names. Two moves onto one address are
+ * no error, as geth (execution-apis ethSimulate-move-two-accounts-to-same-38023 answers a block): the later one runs
+ * there.
+ */
 const SIM_MOVE_ERRORS: PrecompileMoveErrors = {
   notPrecompile: (a) => new SimulateError('SIM_SERVER_ERROR', `account ${toChecksumAddress(bytesOfKey(a.slice(2)))} is not a precompile`),
   toItself: (a) => new SimulateError('SIM_MOVE_TO_ITSELF', `account ${a} requested to be moved to itself`),
-  sharedTarget: (a) => new SimulateError('SIM_MOVE_TWICE', `multiple overrides moving precompiles to ${a}`),
+  targetOverridden: (a) =>
+    new SimulateError('SIM_SERVER_ERROR', `account ${toChecksumAddress(bytesOfKey(a.slice(2)))} is already overridden`),
 };
 
 /** geth's simulator names a revert by its decoded Error(string) or Panic(uint256) reason; other data stays unnamed. */
