@@ -109,7 +109,10 @@ function validate(
       actual: tx.gasLimit.toString(),
     });
   }
-  if (tx.nonce >= MAX_NONCE) throw invalid('TX_NONCE_MAX', `nonce has max value: address ${toChecksumAddress(sender)}, nonce: ${tx.nonce}`);
+  // As geth's preCheck: only a checked nonce can be at its maximum (eth_call and eth_simulateV1 without validation
+  // skip the nonce, and the sender's nonce wraps to 0 as geth's uint64 does: execution-apis ethSimulate-overflow-nonce).
+  if (opts.skipNonce !== true && tx.nonce >= MAX_NONCE)
+    throw invalid('TX_NONCE_MAX', `nonce has max value: address ${toChecksumAddress(sender)}, nonce: ${tx.nonce}`);
   const intrinsic = intrinsicGas(tx, fork);
   if (tx.gasLimit < intrinsic) {
     throw invalid('TX_INTRINSIC_GAS', `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, {
@@ -303,7 +306,11 @@ function transfer(
   minerPrice: bigint,
 ): AppliedTx {
   const from = state.accountByKey(p.senderKey, p.sender) ?? EMPTY_ACCOUNT;
-  state.setAccountByKey(p.senderKey, { ...from, nonce: from.nonce + 1n, balance: from.balance - tx.value - intrinsic * price });
+  state.setAccountByKey(p.senderKey, {
+    ...from,
+    nonce: (from.nonce + 1n) & MAX_NONCE,
+    balance: from.balance - tx.value - intrinsic * price,
+  });
   if (tx.value > 0n || !isForkActive(env.fork, 'SpuriousDragon')) {
     // Re-read: the recipient may be the sender itself.
     const target = p.toKey === p.senderKey ? state.accountByKey(p.toKey, p.to) : p.target;
@@ -387,7 +394,9 @@ async function runEvm(
     // EIP-7623: a data-heavy transaction pays at least the calldata floor.
     if (gasUsed < floor) gasUsed = floor;
     const after = state.getAccount(sender) ?? EMPTY_ACCOUNT;
-    await journal.putAccount(caller, toEthAccount({ ...after, balance: after.balance + (tx.gasLimit - gasUsed) * price }));
+    // A nonce past 2^64 - 1 (only an unchecked one gets there) wraps to 0, as geth's uint64.
+    const nonce = after.nonce & MAX_NONCE;
+    await journal.putAccount(caller, toEthAccount({ ...after, nonce, balance: after.balance + (tx.gasLimit - gasUsed) * price }));
     const minerAddress = new Address(env.coinbase);
     const miner = state.getAccount(env.coinbase) ?? EMPTY_ACCOUNT;
     await journal.putAccount(minerAddress, toEthAccount({ ...miner, balance: miner.balance + gasUsed * minerPrice }));

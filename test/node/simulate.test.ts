@@ -487,6 +487,28 @@ describe('eth_simulateV1', () => {
     ).toBe(-32603);
   });
 
+  it('behavior: without validation a sender at nonce 2^64 - 1 calls, and its nonce wraps to 0, as geth (execution-apis ethSimulate-overflow-nonce)', async () => {
+    const r = await sim({
+      blockStateCalls: [
+        {
+          stateOverrides: { [C0]: { nonce: '0xffffffffffffffff' } },
+          calls: [
+            { from: C0, to: C1 },
+            { from: C0, to: C1 },
+          ],
+        },
+      ],
+      returnFullTransactions: true,
+    });
+    expect(r.error).toBeUndefined();
+    const [b] = r.result as Record<string, unknown>[];
+    expect((b.calls as Record<string, string>[]).map((c) => [c.status, c.gasUsed])).toEqual([
+      ['0x1', '0x5208'],
+      ['0x1', '0x5208'],
+    ]);
+    expect((b.transactions as Record<string, string>[]).map((t) => t.nonce)).toEqual(['0xffffffffffffffff', '0x0']);
+  });
+
   it('behavior: viem simulateCalls on top of eth_simulateV1', async () => {
     const client = createPublicClient({ transport: http(node.url) });
     const { results } = await client.simulateCalls({
