@@ -335,6 +335,24 @@ describe('the other tracers, block tracing and trace_* on our node', () => {
     expect(await call(ours.url, 'debug_traceBlock', [raw, cfg])).toEqual(byNumber);
   });
 
+  it("error: a missing block gets geth's tracer texts (execution-apis calltracer-invalid-block, trace-block-not-found); pending is refused for debug_traceCall", async () => {
+    const missing = '0x' + '00'.repeat(31) + '01';
+    const cfg = { tracer: 'callTracer' };
+    const errorOf = async (method: string, params: unknown[]) => (await ask(ours.url, method, params)).error;
+    const server = (message: string) => ({ code: -32000, message });
+    expect(await errorOf('debug_traceCall', [{ from: DEV0, to: DEAD }, '0xfffffffff', cfg])).toEqual(
+      server('block #68719476735 not found'),
+    );
+    expect(await errorOf('debug_traceCall', [{ from: DEV0, to: DEAD }, missing, cfg])).toEqual(server(`block ${missing} not found`));
+    expect(await errorOf('debug_traceCall', [{ from: DEV0, to: DEAD }, 'pending', cfg])).toEqual(
+      server('tracing on top of pending is not supported'),
+    );
+    expect(await errorOf('debug_traceBlockByNumber', ['0xfffffffff', cfg])).toEqual(server('block #68719476735 not found'));
+    expect(await errorOf('debug_traceBlockByHash', [missing, cfg])).toEqual(server(`block ${missing} not found`));
+    expect(await errorOf('debug_traceBlockByNumber', ['0x0'])).toEqual(server('genesis is not traceable'));
+    expect(await errorOf('debug_traceTransaction', [missing])).toEqual(server('transaction not found'));
+  });
+
   it('behavior: debug_traceCall with a state override', async () => {
     const { Tracee } = compileTraceContracts();
     const data = encodeFunctionData({ abi: Tracee.abi as Abi, functionName: 'counter', args: [] });

@@ -3,7 +3,9 @@
  * debug_traceBlockByNumber, debug_traceBlockByHash and debug_traceBlock (raw RLP). Answers are JSON text from the
  * TraceView, spliced into the response unparsed (a struct-logger trace can be megabytes).
  */
-import { blockNumber, blockNumberOrHash } from '../blockParams.ts';
+import { bytesToHex } from '../../primitives/hex.ts';
+import { type BlockSelector, blockNumber, blockNumberOrHash } from '../blockParams.ts';
+import { type HeaderData } from '../encode/types.ts';
 import { callRequest } from '../callParams.ts';
 import { RpcError } from '../errors.ts';
 import { RawJson } from '../json.ts';
@@ -13,6 +15,14 @@ import { type RpcServices } from '../services.ts';
 import { blockOverrides } from '../simulateParams.ts';
 import { traceConfig } from '../traceParams.ts';
 import { stateOverrides } from './ethState.ts';
+
+/** The block a trace runs in, or geth's tracer API errors (-32000 "block #N not found", "block 0x… not found"). */
+async function tracedBlockHeader(s: RpcServices, sel: BlockSelector): Promise<HeaderData> {
+  const header = await s.blocks.header(sel);
+  if (header !== null) return header;
+  const what = 'hash' in sel ? bytesToHex(sel.hash) : `#${s.blocks.number(sel)}`;
+  throw new RpcError('SERVER_ERROR', `block ${what} not found`);
+}
 
 export function debugTraceMethods(s: RpcServices): MethodTable {
   const trace = s.deps.trace;
@@ -35,7 +45,10 @@ export function debugTraceMethods(s: RpcServices): MethodTable {
         const o = (raw ?? {}) as Record<string, unknown>;
         const overrides = o.stateOverrides == null ? undefined : stateOverrides(o.stateOverrides);
         if (o.blockOverrides != null) cfg.blockOverrides = blockOverrides(o.blockOverrides);
-        const header = await s.blocks.stateHeader(sel ?? { tag: 'latest' });
+        const at = sel ?? { tag: 'latest' };
+        if ('tag' in at && at.tag === 'pending') throw new RpcError('SERVER_ERROR', 'tracing on top of pending is not supported');
+        await tracedBlockHeader(s, at);
+        const header = await s.blocks.stateHeader(at);
         return new RawJson(await trace.traceCall(req, header, cfg, overrides, ctx));
       },
       flags,
@@ -43,8 +56,7 @@ export function debugTraceMethods(s: RpcServices): MethodTable {
     debug_traceBlockByNumber: method(
       [required(blockNumber), optional(traceConfig)] as const,
       async ([sel, cfg], ctx) => {
-        const header = await s.blocks.header(sel);
-        if (header === null) throw new RpcError('SERVER_ERROR', 'block not found');
+        const header = await tracedBlockHeader(s, sel);
         return new RawJson(await trace.traceBlock(header.hash, cfg ?? traceConfig(undefined), ctx));
       },
       flags,
