@@ -97,11 +97,14 @@ function blockJson(b: SimBlock, fullTx: boolean): Record<string, unknown> {
   const block = { header: b.header, transactions: b.transactions, ommers: [], ...(b.header.withdrawalsRoot ? { withdrawals: [] } : {}) };
   const size = encodeBlockRlp(block).length;
   const json = encodeBlock(blockData(block, b.hash, b.senders, size, []), fullTx);
-  let logIndex = 0;
+  // geth numbers a block's logs by its tracer's running count (SimCall.logOrder), in order without traceTransfers.
+  let logBase = 0;
   json.calls = b.calls.map((c, i) => {
+    const base = logBase;
+    logBase += c.logOrder?.emitted ?? c.logs.length;
     const out: Record<string, unknown> = {
       returnData: bytesToHex(c.returnData),
-      logs: c.logs.map((l) =>
+      logs: c.logs.map((l, j) =>
         encodeLog({
           ...l,
           blockNumber: b.header.number,
@@ -109,7 +112,7 @@ function blockJson(b: SimBlock, fullTx: boolean): Record<string, unknown> {
           blockTimestamp: b.header.timestamp,
           transactionHash: b.transactions[i].hash,
           transactionIndex: i,
-          logIndex: logIndex++,
+          logIndex: base + (c.logOrder?.indexes[j] ?? j),
           removed: false,
         }),
       ),

@@ -112,6 +112,36 @@ describe('eth_simulateV1', () => {
     expect(b.logsBloom).toBe('0x' + '00'.repeat(256));
   });
 
+  it("behavior: with traceTransfers a block's logIndex counts the logs of failed calls too, as geth's tracer (execution-apis ethSimulate-use-as-many-features-as-possible)", async () => {
+    // C1's code is INVALID: the transfer into it is logged, then dropped with the failed call (all its gas used, so
+    // each call gets a gas limit); the count goes on.
+    const logsOf = async (traceTransfers: boolean) => {
+      const r = await sim({
+        blockStateCalls: [
+          {
+            stateOverrides: { [C0]: { balance: '0x7d0' }, [C1]: { code: '0xfe' }, [C2]: { code: '0x60006000a000' } },
+            calls: [
+              { from: C0, to: C1, value: '0x1', gas: '0x10000' },
+              { from: C0, to: C2, value: '0x1', gas: '0x10000' },
+            ],
+          },
+        ],
+        traceTransfers,
+      });
+      const [b] = r.result as Record<string, unknown>[];
+      return (b.calls as { logs: Record<string, string>[] }[]).map((c) => c.logs.map((l) => [l.address, l.logIndex]));
+    };
+    // C2 transfers and then emits LOG0: indexes 1 and 2 after the dropped 0.
+    expect(await logsOf(true)).toEqual([
+      [],
+      [
+        ['0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', '0x1'],
+        [C2, '0x2'],
+      ],
+    ]);
+    expect(await logsOf(false)).toEqual([[], [[C2, '0x0']]]);
+  });
+
   it("behavior: traceTransfers logs a SELFDESTRUCT's ether (the contract's balance) to its beneficiary (execution-apis ethSimulate-self-destructive-contract-produces-logs)", async () => {
     // PUSH20 C1, SELFDESTRUCT: the contract's whole balance (a state override) goes to C1.
     const code = `0x73${C1.slice(2)}ff`;

@@ -65,6 +65,13 @@ export interface SimCall {
   maxUsedGas: bigint;
   returnData: Uint8Array;
   logs: Log[];
+  /**
+   * With traceTransfers: each kept log's place among all the logs the call emitted, those of failed frames included,
+   * and how many it emitted. geth's simulator numbers a block's logs by that running count (its tracer's `count`
+   * does not go back when a frame reverts: execution-apis ethSimulate-use-as-many-features-as-possible, logIndex 6
+   * after six failed transfers). Without it the kept logs are numbered in order.
+   */
+  logOrder?: { indexes: number[]; emitted: number };
   error?: { code: number; message: string; data?: Uint8Array };
 }
 
@@ -353,7 +360,7 @@ async function simulateBlock(
     gasUsed += r.gasUsed;
     blobGasUsed += blobGasOf(tx);
     if (budget.gas !== undefined) budget.gas -= r.gasUsed;
-    const logs = transfers ? transfers.logs(r.status === 1, tx, from) : r.logs;
+    const logs = transfers ? transfers.logs(r.status === 1) : r.logs;
     const call: SimCall = {
       status: r.status,
       gasUsed: r.gasUsed,
@@ -361,6 +368,7 @@ async function simulateBlock(
       maxUsedGas: r.gasBeforeRefund !== undefined && r.gasBeforeRefund > r.gasUsed ? r.gasBeforeRefund : r.gasUsed,
       returnData: r.returnValue,
       logs,
+      ...(transfers ? { logOrder: transfers.order(r.status === 1) } : {}),
     };
     if (r.status === 0) {
       call.error =
@@ -420,14 +428,17 @@ function revertMessage(data: Uint8Array): string {
 function transferLogs(
   host: EvmHost,
   balanceOf: (address: Uint8Array) => bigint,
-): { detach(): void; logs(ok: boolean, tx: Transaction, from: Uint8Array): Log[] } {
+): { detach(): void; logs(ok: boolean): Log[]; order(ok: boolean): { indexes: number[]; emitted: number } } {
   const frames: Log[][] = [[]];
   let top: Log[] = [];
-  const synthetic = (from: Uint8Array, to: Uint8Array, value: bigint): Log => ({
-    address: ETHER,
-    topics: [TRANSFER_TOPIC, word(from), word(to)],
-    data: word(value),
-  });
+  // Every log's place in emission order, kept or not (SimCall.logOrder).
+  const place = new Map<Log, number>();
+  const emitted = (l: Log): Log => {
+    place.set(l, place.size);
+    return l;
+  };
+  const synthetic = (from: Uint8Array, to: Uint8Array, value: bigint): Log =>
+    emitted({ address: ETHER, topics: [TRANSFER_TOPIC, word(from), word(to)], data: word(value) });
   const detach = attachHooks(
     host.evm,
     {
@@ -440,7 +451,11 @@ function transferLogs(
         const moves = f.type !== 'DELEGATECALL' && f.type !== 'STATICCALL' && (f.value ?? 0n) > 0n;
         const list: Log[] = [];
         if (moves && f.to !== undefined) list.push(synthetic(f.from, f.to, f.value as bigint));
-        if (moves && f.to === undefined) list.push({ ...synthetic(f.from, ZERO_ADDRESS, f.value as bigint), pendingCreate: true } as Log);
+        if (moves && f.to === undefined) {
+          const l = synthetic(f.from, ZERO_ADDRESS, f.value as bigint) as Log & { pendingCreate?: boolean };
+          l.pendingCreate = true;
+          list.push(l);
+        }
         frames.push(list);
       },
       onExit: (f: FrameExit) => {
@@ -455,7 +470,7 @@ function transferLogs(
         if (frames.length === 1 && f.depth === 0) top = mine;
         else frames[frames.length - 1].push(...mine);
       },
-      onLog: (l: LogEvent) => frames[frames.length - 1].push({ address: l.address, topics: l.topics, data: l.data }),
+      onLog: (l: LogEvent) => frames[frames.length - 1].push(emitted({ address: l.address, topics: l.topics, data: l.data })),
     },
     // The SELFDESTRUCT frame's value is the contract's balance in the running state (0 here dropped its log).
     balanceOf,
@@ -463,5 +478,6 @@ function transferLogs(
   return {
     detach,
     logs: (ok) => (ok ? top : []),
+    order: (ok) => ({ indexes: ok ? top.map((l) => place.get(l) ?? 0) : [], emitted: place.size }),
   };
 }
