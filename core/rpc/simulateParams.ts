@@ -53,7 +53,8 @@ export function blockOverrides(v: unknown): SimulateBlockOverrides {
 
 export function simulatePayload(v: unknown): SimulatePayload {
   const o = obj(v, 'ethapi.simOpts');
-  const list = o.blockStateCalls;
+  // Absent or null decodes to no blocks, as Go's; the method then answers geth's "empty input".
+  const list = o.blockStateCalls ?? [];
   if (!Array.isArray(list))
     throw new ParamError(`json: cannot unmarshal ${jsonKind(list)} into Go struct field simOpts.blockStateCalls of type []ethapi.simBlock`);
   const blocks = list.map((b) => {

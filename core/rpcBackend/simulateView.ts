@@ -54,6 +54,8 @@ export class StoreSimulateView implements SimulateView {
   ) {}
 
   async simulate(payload: SimulatePayload, at: HeaderData): Promise<string> {
+    // geth's SimulateV1 refuses a request without blocks before anything else (execution-apis ethSimulate-empty-ethSimulate).
+    if (payload.blocks.length === 0) throw new RpcError('INVALID_PARAMS', 'empty input');
     if (payload.blocks.length > MAX_SIMULATE_BLOCKS)
       throw new RpcError('SIM_TOO_MANY_BLOCKS', `too many blocks: ${payload.blocks.length} > ${MAX_SIMULATE_BLOCKS}`);
     const row = this.reader.getHeaderByNumber(Number(at.number));

@@ -500,6 +500,9 @@ describe('eth_simulateV1', () => {
     expect(await codes({ blockStateCalls: [{ calls: [{ from: C0, to: C1, gas: '0x1' }] }] })).toBe(-38013);
     expect(await codes({ blockStateCalls: Array.from({ length: 257 }, () => ({})) })).toBe(-38026);
     expect(await codes({ blockStateCalls: 'x' })).toBe(-32602);
+    // geth's SimulateV1: no blocks (absent, null or []) is "empty input" (execution-apis ethSimulate-empty-ethSimulate).
+    for (const payload of [{}, { blockStateCalls: null }, { blockStateCalls: [] }])
+      expect((await sim(payload)).error).toEqual({ code: -32602, message: 'empty input' });
     // geth's generic codes: a move of an address without a precompile (checked before the duplicate-target check; Go
     // matches the field name in any case), and a nonce at 2^64 - 1.
     const move = (to: string) => ({ movePrecompileToAddress: to });
