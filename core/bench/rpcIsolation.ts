@@ -15,6 +15,7 @@
  * Prints one JSON document on stdout and a one-line summary on stderr. `--quick`: shorter windows.
  * `--only throughput`: only step 4, on the pooled and the in-loop node started side by side, in alternating rounds
  * (`--rounds N`, default 3; medians), with a one-client sequential latency too: the quick check of the pool's cost.
+ * `--only flood`: only our pooled node's unloaded and flood steps, with each thread's CPU and run-queue wait.
  * `XONE_BENCH_NODE_ARGS` is passed to our nodes' node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: every thread).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ import {
   type FloodFigures,
   type VictimFigures,
 } from './isolation/scenario.ts';
+import { threadCpuSnapshot } from './follow/threadCpu.ts';
 import { threadHop } from './isolation/threadHop.ts';
 import { anvilVersion as installedAnvilVersion, filesystem, load } from './rpc/host.ts';
 import { startAnvil, startOurs, type Peer } from './rpc/peers.ts';
@@ -54,6 +56,7 @@ const LOGS_PER_TX = 2_000;
 const PERIOD_S = 1;
 const MAX_FLAGS = ['--rpc.gascap', '100000000000', '--rpc.evmtimeout', '30000'];
 const MAX_FLAGS_HOLD_MS = 12_000;
+const FLOOD = { attackers: ATTACKERS, callsInFlight: CALLS_IN_FLIGHT, settleMs: SETTLE_MS, ms: LOADED_MS, periodS: PERIOD_S };
 
 const anvilVersion = installedAnvilVersion();
 
@@ -72,13 +75,7 @@ async function measure(peer: Peer): Promise<PeerFigures> {
   process.stderr.write(
     `${peer.name}: unloaded blockNumber p99 ${unloaded.blockNumber.p99} ms, cheap call p50 ${unloaded.cheapCall.p50} ms\n`,
   );
-  const loaded = await flood(peer.url, {
-    attackers: ATTACKERS,
-    callsInFlight: CALLS_IN_FLIGHT,
-    settleMs: SETTLE_MS,
-    ms: LOADED_MS,
-    periodS: PERIOD_S,
-  });
+  const loaded = await flood(peer.url, FLOOD);
   process.stderr.write(
     `${peer.name}: loaded blockNumber p50 ${loaded.victim.blockNumber.p50} p99 ${loaded.victim.blockNumber.p99} max ${loaded.victim.blockNumber.max} ms, ` +
       `cheap call p50 ${loaded.victim.cheapCall.p50} ms, sealed ${loaded.sealed}/${loaded.slots}` +
@@ -252,11 +249,73 @@ async function throughputOnly(): Promise<void> {
   );
 }
 
+/**
+ * `--only flood`: only our pooled node, unloaded then under the 4 attackers, with each thread's CPU and run-queue wait
+ * (schedstat) over the flood and the main thread's CPU per attacker answer: what the victim's tail waits for.
+ */
+async function floodOnly(): Promise<void> {
+  const loadBefore = load();
+  const peer = await startOurs(90_000, ['--period', String(PERIOD_S)]);
+  try {
+    const logs = await prepare(peer.url, LOG_TXS, LOGS_PER_TX);
+    await victim(peer.url, 1_000);
+    const unloaded = await victim(peer.url, UNLOADED_MS);
+    const pid = peer.pids()[0]!;
+    const before = threadCpuSnapshot(pid);
+    // `--no-logs` / `--no-calls`: the attackers send only endless calls / only whole-chain eth_getLogs.
+    const loaded = await flood(peer.url, {
+      ...FLOOD,
+      logs: !process.argv.includes('--no-logs'),
+      ...(process.argv.includes('--no-calls') ? { callsInFlight: 0 } : {}),
+    });
+    const after = threadCpuSnapshot(pid);
+    // Unnamed threads: ours (pool workers, chain thread) and Node's own; the nice value tells the pool's lowered ones.
+    const byTid = [...after].map(([tid, a]) => ({
+      tid: tid === pid ? 'main' : tid,
+      nice: a.nice,
+      cpuMs: Math.round((a.ns - (before.get(tid)?.ns ?? 0)) / 1e6),
+      waitMs: Math.round((a.waitNs - (before.get(tid)?.waitNs ?? 0)) / 1e6),
+    }));
+    byTid.sort((x, y) => y.cpuMs - x.cpuMs);
+    const answers =
+      Object.values(loaded.attackers.endlessCall).reduce((a, b) => a + b, 0) +
+      Object.values(loaded.attackers.wholeChainLogs).reduce((a, b) => a + b, 0);
+    const main = byTid.find((t) => t.tid === 'main');
+    const doc = {
+      bench: 'rpc-isolation',
+      only: 'flood',
+      quick,
+      host: { cores: cpus().length, loadBefore, loadAfter: load() },
+      logs,
+      unloaded,
+      loaded,
+      attackerAnswers: answers,
+      mainThreadCpuMsPerAttackerAnswer: main ? Math.round((main.cpuMs / Math.max(1, answers)) * 100) / 100 : NaN,
+      threads: byTid.filter((t) => t.cpuMs >= 5 || t.waitMs >= 5),
+    };
+    console.log(JSON.stringify(doc, null, 2));
+    const v = loaded.victim.blockNumber;
+    process.stderr.write(
+      `rpc-isolation flood: victim eth_blockNumber p50 ${v.p50} p99 ${v.p99} max ${v.max} ms (unloaded p99 ${unloaded.blockNumber.p99}); ` +
+        `sealed ${loaded.sealed}/${loaded.slots}; attacker answers ${answers}; main thread CPU ${main?.cpuMs} ms, wait ${main?.waitMs} ms` +
+        (loaded.mainThread ? `; ${mainThreadLine(loaded.mainThread)}` : '') +
+        `; load ${loadBefore.join('/')}\n`,
+    );
+  } finally {
+    await peer.stop();
+    closeAgents();
+  }
+}
+
 if (only === 'throughput') {
   await throughputOnly();
   process.exit(0);
 }
-if (only !== undefined) throw new Error(`--only ${only}: expected throughput`);
+if (only === 'flood') {
+  await floodOnly();
+  process.exit(0);
+}
+if (only !== undefined) throw new Error(`--only ${only}: expected throughput or flood`);
 
 const loadBefore = load();
 const peers: Peer[] = [];

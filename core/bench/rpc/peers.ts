@@ -3,7 +3,7 @@
  * repo's .xone/, so the recorded filesystem is the one it writes) and anvil from npm @foundry-rs/anvil (offline).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { call } from './client.ts';
@@ -45,6 +45,12 @@ export async function startOurs(
   const args = [...nodeArgs, join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
+  // XONE_BENCH_NODE_LOG: a file that gets all our node's output (e.g. a `--trace-gc` trace), not only its last 20 kB.
+  const log = process.env.XONE_BENCH_NODE_LOG ? createWriteStream(process.env.XONE_BENCH_NODE_LOG, { flags: 'a' }) : undefined;
+  if (log) {
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   const url = await new Promise<string>((resolve, reject) => {
