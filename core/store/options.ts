@@ -22,9 +22,9 @@ export interface StoreOptions {
   maxSideDepth?: number;
   /**
    * What a returned commit survives. 'power-loss' (default, every real network): segment files and the WAL are
-   * fsynced before COMMIT returns. 'process-exit' (the dev chain only, decision 0036): the same writes in the same
-   * order, left to the OS to flush, so a killed or crashed node loses nothing but a power loss or OS crash may lose
-   * the latest blocks (and may leave a datadir that reconcile refuses).
+   * fsynced before COMMIT returns. 'process-exit' (the dev chain only, decisions 0036 and 0048: synchronous=OFF,
+   * no segment fsync): the same writes in the same order, left to the OS to flush, so a killed or crashed node loses
+   * nothing but a power loss or OS crash may lose the latest blocks (and may leave a datadir that refuses to open).
    */
   commitSurvives?: CommitSurvives;
 }

@@ -21,6 +21,8 @@ export interface CrashPlan {
   step: number;
   /** Run the full checkStore walk every this many rounds (and after the last). */
   checkEvery: number;
+  /** The writer's `StoreOptions.commitSurvives` (default 'power-loss'); the parent always reopens with the default. */
+  commitSurvives?: 'power-loss' | 'process-exit';
 }
 
 /** What a run did. */
@@ -50,6 +52,8 @@ function startWriter(plan: CrashPlan): Writer {
     String(plan.step),
     '--batch',
     String(plan.step === 1 ? 0 : plan.step),
+    '--commit-survives',
+    plan.commitSurvives ?? 'power-loss',
   ];
   const proc = spawn(process.execPath, [plan.bundle, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();

@@ -8,15 +8,24 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export interface DevNode {
   url: string;
   wsUrl: string;
+  datadir: string;
   child: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
 }
 
-/** `env`: extra environment of the child (test hooks, core/node/testHooks.ts). */
-export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<DevNode> {
+/**
+ * `env`: extra environment of the child (test hooks, core/node/testHooks.ts). `datadir`: reopen this one (a restart
+ * test), which `stop()` then leaves in place; by default a fresh one that `stop()` removes.
+ */
+export async function startDevNode(
+  extraArgs: string[] = [],
+  timeoutMs = 60_000,
+  env: Record<string, string> = {},
+  reuse: { datadir?: string } = {},
+): Promise<DevNode> {
   mkdirSync(join(ROOT, '.xone', 'test-e2e'), { recursive: true });
-  const datadir = mkdtempSync(join(ROOT, '.xone', 'test-e2e', 'dev-'));
+  const datadir = reuse.datadir ?? mkdtempSync(join(ROOT, '.xone', 'test-e2e', 'dev-'));
   const child = spawn(
     process.execPath,
     [join(ROOT, 'bin', 'xone.mjs'), 'run', '--dev', '--datadir', datadir, '--http.port', '0', ...extraArgs],
@@ -43,6 +52,7 @@ export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000,
   return {
     url,
     wsUrl: url.replace('http://', 'ws://'),
+    datadir,
     child,
     output: () => out,
     async stop() {
@@ -51,7 +61,7 @@ export async function startDevNode(extraArgs: string[] = [], timeoutMs = 60_000,
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(datadir, { recursive: true, force: true });
+      if (!reuse.datadir) rmSync(datadir, { recursive: true, force: true });
     },
   };
 }

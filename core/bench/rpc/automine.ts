@@ -24,12 +24,9 @@ export interface AutomineStats {
 
 const DEAD = hexToBytes('0x000000000000000000000000000000000000dead');
 
-/** `n` sequential transfers from dev account `account`, each waited for. */
-export async function measureAutomine(peer: Peer, chainId: bigint, n: number, account: number): Promise<AutomineStats> {
-  const key = hexToBytes(devAccounts()[account].privateKey);
-  const from = devAccounts()[account].address;
-  const nonce0 = parseQuantity(String(await must(peer.url, 'eth_getTransactionCount', [from, 'latest'])));
-  const raws = Array.from({ length: n }, (_, i) =>
+/** `n` signed 1-wei transfers to 0x…dead from `key`, nonces from `nonce0` (the bench's automine load). */
+export function signedTransfers(key: Uint8Array, chainId: bigint, nonce0: bigint, n: number): string[] {
+  return Array.from({ length: n }, (_, i) =>
     bytesToHex(
       signTransaction(
         {
@@ -47,6 +44,14 @@ export async function measureAutomine(peer: Peer, chainId: bigint, n: number, ac
       ).raw,
     ),
   );
+}
+
+/** `n` sequential transfers from dev account `account`, each waited for. */
+export async function measureAutomine(peer: Peer, chainId: bigint, n: number, account: number): Promise<AutomineStats> {
+  const key = hexToBytes(devAccounts()[account].privateKey);
+  const from = devAccounts()[account].address;
+  const nonce0 = parseQuantity(String(await must(peer.url, 'eth_getTransactionCount', [from, 'latest'])));
+  const raws = signedTransfers(key, chainId, nonce0, n);
   // The same warm client for each peer: the first sends time the peer, not this process's first fetches.
   await warmClient();
   await must(peer.url, 'evm_setAutomine', [true]);

@@ -4,7 +4,7 @@
  * whose journal mode was changed behind our back, a schema from a newer build. Only then are the settings applied
  * and the migrations run.
  */
-import { accessSync, closeSync, constants, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../errors.ts';
@@ -63,6 +63,27 @@ function requireSqliteHeader(file: string): void {
  * its pin well before (node.ts, WAL_SETTLE_BYTES).
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 4096;
+
+/**
+ * fsyncs the database file and its WAL (when there is one): the dev chain's clean close, whose connection runs with
+ * synchronous=OFF (decision 0048), so nothing SQLite wrote is known to be on the disk before this.
+ */
+export function syncDatabaseFiles(db: Database.Database): void {
+  for (const file of [db.name, `${db.name}-wal`]) {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
 
 /** Options of `openWriterDatabase`. */
 export interface OpenDatabaseOptions {

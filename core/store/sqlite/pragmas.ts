@@ -6,10 +6,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { StoreError } from '../errors.ts';
 
-/** What `synchronous` must read back as: FULL. NORMAL (1) is accepted only through the benchmark seam. */
-export type SynchronousLevel = 'FULL' | 'NORMAL';
+/**
+ * What `synchronous` must read back as: FULL. NORMAL (1) is accepted only through the benchmark seam; OFF (0) only for
+ * the dev chain's 'process-exit' commits (decisions 0036 and 0048).
+ */
+export type SynchronousLevel = 'FULL' | 'NORMAL' | 'OFF';
 
-const SYNC_VALUE: Record<SynchronousLevel, number> = { FULL: 2, NORMAL: 1 };
+const SYNC_VALUE: Record<SynchronousLevel, number> = { FULL: 2, NORMAL: 1, OFF: 0 };
 
 /** Throws STORE_PRAGMA_MISMATCH naming the setting, the value found and the value required. */
 export function requireSetting(setting: string, found: unknown, required: unknown, file: string): void {
