@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { startDevNode, type DevNode } from '../support/devNode.ts';
 import { freePort } from '../support/redis.ts';
 import { ADMIN_TOKEN, call, post, startTestGateway, testConfig, until } from './support/gateway.ts';
@@ -93,3 +94,47 @@ test('error: on the old documented flags (no AOF, no snapshots) the key is gone,
   expect(accepted).toBe(false);
   expect(warnings.join('\n')).toMatch(/every API key is lost when it restarts/);
 }, 60_000);
+
+// Issue #17 item 3, found from outside in session 13: an instance started while Redis was down never subscribed to
+// revocations (its one SUBSCRIBE failed on the refused connection and was not sent again), so a key revoked on
+// another instance kept working there for the whole key cache TTL (60 s) on HTTP, and for good on an open WebSocket.
+test('behavior: an instance started while Redis was down still hears revocations once Redis is up', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'xone-gw-redis-'));
+  dirs.push(dir);
+  const port = await freePort();
+  const cfg = testConfig({
+    upstreams: [node.url],
+    redis: { url: `redis://127.0.0.1:${port}`, prefix: 'late:' },
+    rateLimit: { backend: 'redis' },
+  });
+  const late = await startTestGateway(cfg, { start: false });
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  try {
+    await redisServer([resolve('infra/redis/redis.conf')], port, dir);
+    const other = await startTestGateway(cfg, { start: false });
+    try {
+      const created = await fetch(`${other.adminUrl}/keys`, { method: 'POST', headers: admin, body: '{"label":"late"}' });
+      const { key, record } = (await created.json()) as { key: string; record: { id: string } };
+      // The late instance reconnects in the background; once it accepts the key, the record is in its cache.
+      await until(async () => (await post(late.url, call('eth_chainId'), { 'x-api-key': key })).status === 200, 10_000);
+      const ws = new WebSocket(`${late.url.replace('http', 'ws')}/v1/${key}`);
+      // Bounded well inside the 60 s key cache: only the pub/sub message can close the socket and refuse the key.
+      const closed = Promise.race([
+        new Promise<number | string>((r) => ws.once('close', (code) => r(code))),
+        new Promise<string>((r) => setTimeout(() => r('still open after 10 s'), 10_000)),
+      ]);
+      await new Promise((r, j) => {
+        ws.once('open', r);
+        ws.once('error', j);
+      });
+      expect((await fetch(`${other.adminUrl}/keys/${record.id}/revoke`, { method: 'POST', headers: admin })).status).toBe(200);
+      expect(await closed).toBe(1008);
+      expect((await post(late.url, call('eth_chainId'), { 'x-api-key': key })).status).toBe(401);
+      ws.terminate();
+    } finally {
+      await other.close();
+    }
+  } finally {
+    await late.close();
+  }
+}, 30_000);

@@ -41,11 +41,12 @@ export class RedisKeyStore implements KeyStore {
   onInvalidate(listener: (id: string) => void): void {
     this.listeners.push(listener);
     if (this.sub || !this.url) return;
-    // Subscriber connection: it may queue while reconnecting (it only receives), and re-subscribes on reconnect.
+    // Subscriber connection (it only receives). SUBSCRIBE is sent on every 'ready', not once: a first one sent while
+    // Redis was down fails (no retries per request) and ioredis re-subscribes only channels it once subscribed, so an
+    // instance started during an outage never heard a revocation (issue #17 item 3). SUBSCRIBE again is a no-op.
     const sub = createRedis(this.url);
-    sub.options.enableOfflineQueue = true;
     this.sub = sub;
-    void sub.subscribe(this.channel).catch(() => undefined);
+    sub.on('ready', () => void sub.subscribe(this.channel).catch(() => undefined));
     sub.on('message', (_channel: string, id: string) => {
       for (const l of this.listeners) l(id);
     });
