@@ -1,7 +1,7 @@
 import { parseCidr, type Cidr } from '../address/ip.ts';
 import { corsHeaders } from '../cors/cors.ts';
 import type { Identity } from '../env.ts';
-import { logCalls } from '../middleware/callLog/callLog.ts';
+import { CLIENT_CLOSED, logCalls } from '../middleware/callLog/callLog.ts';
 import { answerCalls } from '../middleware/dispatch/dispatch.ts';
 import { resolveIdentity, type HeaderLookup } from '../middleware/identity/resolveIdentity.ts';
 import { applyMethodPolicy } from '../middleware/methodPolicy/applyMethodPolicy.ts';
@@ -58,8 +58,6 @@ export interface RpcPostAnswer {
 export type RpcPostHandler = (input: RpcPostInput) => Promise<RpcPostAnswer>;
 
 const REQUEST_ID_HEADER = 'X-Request-Id';
-/** The status logged when the client closed the connection before its answer (nginx's 499). */
-export const CLIENT_CLOSED = 499;
 
 /** What answering admitted calls needs, from the pipeline's parts (HTTP and the WebSocket proxy share it). */
 export function callDepsOf(deps: PipelineDeps): CallDeps {

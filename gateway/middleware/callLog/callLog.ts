@@ -5,6 +5,9 @@ import type { GatewayMetrics } from '../../metrics/types.ts';
 import { RPC_ERRORS } from '../../rpc/errorTable.ts';
 import type { RpcCall, RpcRequest } from '../../rpc/types.ts';
 
+/** The status logged when the client closed the connection before its answer (nginx's 499). */
+export const CLIENT_CLOSED = 499;
+
 /** Where log lines go (stdout on Node, console on Workers, an array in tests). */
 export type LogSink = (line: Record<string, unknown>) => void;
 
@@ -12,7 +15,7 @@ export type LogSink = (line: Record<string, unknown>) => void;
 export interface CallLogOptions {
   sink: LogSink;
   metrics: GatewayMetrics;
-  /** Share of successful calls logged (errors and refusals are always logged). */
+  /** Share of successful calls logged (errors, refusals and calls whose client left, 499, are always logged). */
   successSampleRate?: number;
   random?: () => number;
 }
@@ -69,7 +72,8 @@ export function logCalls({ sink, metrics, successSampleRate = 0.01, random = Mat
     const outcome = outcomeOf(call);
     const label = KNOWN_METHODS.has(call.method) ? call.method : 'other';
     metrics.call(label, outcome, call.cache, totalMs / 1000);
-    if (outcome === 'ok' && random() >= successSampleRate) continue;
+    // A call whose client left before its answer (HTTP 499) is no success for the operator: logged always, like errors.
+    if (outcome === 'ok' && status !== CLIENT_CLOSED && random() >= successSampleRate) continue;
     const err = call.response && 'error' in call.response ? call.response.error : undefined;
     sink({
       ts: new Date().toISOString(),
