@@ -12,7 +12,7 @@ export function toBlockId(r: unknown): BlockId | undefined {
 /** Fetches the block at a height or tag through the pool. */
 export async function fetchBlock(pool: UpstreamPool, ref: number | string, timeoutMs: number): Promise<BlockId | undefined> {
   const tag = typeof ref === 'number' ? `0x${ref.toString(16)}` : ref;
-  const fr = await pool.forward('eth_getBlockByNumber', [tag, false], timeoutMs);
+  const fr = await pool.forwardOwn('eth_getBlockByNumber', [tag, false], timeoutMs);
   return fr.error ? undefined : toBlockId(fr.result);
 }
 

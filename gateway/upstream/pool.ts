@@ -128,6 +128,16 @@ export class UpstreamPool {
   }
 
   /**
+   * The gateway's own reads (the head poll, a reorg's parent blocks): one upstream answers, as for a method outside
+   * `consensus.methods`. Through consensus, two upstreams a block apart disagree on `latest` at every new block, so
+   * with eth_getBlockByNumber configured the head was never learnt (/health `head: null`) and each poll counted as a
+   * client-visible disagreement.
+   */
+  async forwardOwn(method: string, params: unknown, deadlineMs: number): Promise<ForwardResult> {
+    return this.forwardAny(method, params, deadlineMs);
+  }
+
+  /**
    * Forwards several calls of one client batch as one upstream batch (issue #17: a batch of 100 became 100 upstream
    * requests). Only reads that may go to any upstream are batched (`batchable`); the batch goes to one upstream that
    * holds the highest block any of them is pinned to. Each answer is then checked as a single call's would be; a call

@@ -97,6 +97,36 @@ test('behavior: consensus methods are answered only when both upstreams agree; a
   }
 }, 60_000);
 
+// Found from outside in session 13: with eth_getBlockByNumber in consensus.methods, the gateway's own head polls
+// went through consensus too; two upstreams whose `latest` differ (a follower a block behind; here two chains)
+// disagreed on every poll, so the head was never learnt (/health `head: null`) and each poll counted as a disagreement.
+test('behavior: the head poll takes one upstream answer, never a consensus call; clients still get consensus', async () => {
+  const g = await startTestGateway(
+    testConfig({
+      upstreams: [pa.url, pb.url],
+      consensus: { methods: ['eth_getBlockByNumber'] },
+      tiers: { anonymous: { ratePerSec: 1e6, burst: 1e6 }, default: { ratePerSec: 1, burst: 1 } },
+    }),
+  );
+  try {
+    const head = await until(
+      async () => ((await (await fetch(`${g.url}/health`)).json()) as { head: { latest: number } | null }).head,
+      10_000,
+    );
+    expect(head.latest).toBeGreaterThanOrEqual(0);
+    expect(metric(await g.metricsText(), 'xone_gateway_consensus_total{method="eth_getBlockByNumber",result="disagree"}')).toBe(0);
+    // A client's call of that method is still asked of both upstreams (agree or not, it is counted).
+    await post(g.url, call('eth_getBlockByNumber', ['0x1', false]), { 'x-cache-bypass': '1' });
+    const text = await g.metricsText();
+    const counted = ['agree', 'disagree'].map((r) =>
+      metric(text, `xone_gateway_consensus_total{method="eth_getBlockByNumber",result="${r}"}`),
+    );
+    expect(counted[0]! + counted[1]!).toBe(1);
+  } finally {
+    await g.close();
+  }
+}, 60_000);
+
 test('behavior: a read is hedged to the other upstream when the first is slow; a transaction never is', async () => {
   pa.delayMs = 2_000;
   const g = await startTestGateway(
