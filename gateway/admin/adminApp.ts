@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { constantTimeEqual } from '../keys/hash.ts';
 import type { KeyService } from '../keys/keyService.ts';
+import { KeyStoreUnavailableError } from '../keys/types.ts';
 import { KeyPolicyError } from '../keys/validatePolicy.ts';
 import { parseUsageDays, usageReport } from '../usage/usageReport.ts';
 import type { UsageRecorder } from '../usage/usageRecorder.ts';
@@ -70,6 +71,8 @@ export function createAdminApp({ token, keys, metricsText, usage }: AdminDeps): 
     });
   }
   app.onError((err, c) => {
+    // Redis down or too slow: the operator learns why, and that a retry may work.
+    if (err instanceof KeyStoreUnavailableError) return c.json({ error: err.message }, 503, { 'retry-after': '1' });
     if (!(err instanceof KeyPolicyError)) return c.json({ error: 'internal error' }, 500);
     return c.json({ error: err.message, field: err.field ?? null }, err.field === 'id' ? 404 : 400);
   });

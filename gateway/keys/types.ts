@@ -35,6 +35,17 @@ export type ApiKeyPolicy = Pick<
 >;
 
 /**
+ * The key store could not be reached (Redis down or too slow). Not the caller's fault and not a bug: the admin API
+ * answers it as 503 with its cause, where any other failure is a 500 "internal error".
+ */
+export class KeyStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`key store unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'KeyStoreUnavailableError';
+  }
+}
+
+/**
  * Where key records live (memory for one instance and tests, Redis shared by all instances, a Durable Object later).
  * `onInvalidate` lets the store tell every instance's cache that a record changed (Redis pub/sub).
  */

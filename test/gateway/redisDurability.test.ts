@@ -138,3 +138,31 @@ test('behavior: an instance started while Redis was down still hears revocations
     await late.close();
   }
 }, 30_000);
+
+// Found from outside in session 13: with Redis down the admin API answered `GET /keys` with 500 "internal error",
+// which reads as a gateway bug. An unreachable key store is a 503 that names it, and nothing is created.
+test('error: with Redis down the admin API answers 503 naming the key store, and a key made after it is up works', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'xone-gw-redis-'));
+  dirs.push(dir);
+  const port = await freePort();
+  const cfg = testConfig({
+    upstreams: [node.url],
+    redis: { url: `redis://127.0.0.1:${port}`, prefix: 'down:' },
+    rateLimit: { backend: 'redis' },
+  });
+  const gw = await startTestGateway(cfg, { start: false });
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  try {
+    for (const init of [{ headers: admin }, { method: 'POST', headers: admin, body: '{"label":"down"}' }]) {
+      const r = await fetch(`${gw.adminUrl}/keys`, init);
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect(((await r.json()) as { error: string }).error).toMatch(/^key store unavailable: /);
+    }
+    await redisServer([resolve('infra/redis/redis.conf')], port, dir);
+    await until(async () => (await fetch(`${gw.adminUrl}/keys`, { headers: admin })).status === 200, 10_000);
+    expect(await (await fetch(`${gw.adminUrl}/keys`, { headers: admin })).json()).toEqual([]);
+  } finally {
+    await gw.close();
+  }
+}, 30_000);

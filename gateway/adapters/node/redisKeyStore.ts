@@ -1,6 +1,15 @@
 import type { Redis } from 'ioredis';
-import type { ApiKeyRecord, KeyStore } from '../../keys/types.ts';
+import { KeyStoreUnavailableError, type ApiKeyRecord, type KeyStore } from '../../keys/types.ts';
 import { createRedis } from './redisClient.ts';
+
+/** A Redis command's failure (refused connection, command timeout) as the store being unreachable. */
+async function reach<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (err) {
+    throw new KeyStoreUnavailableError(err);
+  }
+}
 
 /**
  * Key records in Redis (`<prefix>key:<id>` → JSON, ids in the set `<prefix>keys`). Every write publishes the id on
@@ -22,19 +31,21 @@ export class RedisKeyStore implements KeyStore {
   }
 
   async get(id: string): Promise<ApiKeyRecord | undefined> {
-    const raw = await this.redis.get(`${this.prefix}key:${id}`);
+    const raw = await reach(this.redis.get(`${this.prefix}key:${id}`));
     return raw ? (JSON.parse(raw) as ApiKeyRecord) : undefined;
   }
 
   async put(record: ApiKeyRecord): Promise<void> {
-    await this.redis.multi().set(`${this.prefix}key:${record.id}`, JSON.stringify(record)).sadd(`${this.prefix}keys`, record.id).exec();
-    await this.redis.publish(this.channel, record.id);
+    await reach(
+      this.redis.multi().set(`${this.prefix}key:${record.id}`, JSON.stringify(record)).sadd(`${this.prefix}keys`, record.id).exec(),
+    );
+    await reach(this.redis.publish(this.channel, record.id));
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    const ids = await this.redis.smembers(`${this.prefix}keys`);
+    const ids = await reach(this.redis.smembers(`${this.prefix}keys`));
     if (ids.length === 0) return [];
-    const raws = await this.redis.mget(ids.map((id) => `${this.prefix}key:${id}`));
+    const raws = await reach(this.redis.mget(ids.map((id) => `${this.prefix}key:${id}`)));
     return raws.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as ApiKeyRecord);
   }
 
