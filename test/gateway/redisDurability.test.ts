@@ -95,19 +95,20 @@ test('error: on the old documented flags (no AOF, no snapshots) the key is gone,
   expect(warnings.join('\n')).toMatch(/every API key is lost when it restarts/);
 }, 60_000);
 
+/** A gateway on a Redis port where nothing listens yet (Redis "down"), and the directory a later redis-server uses. */
+async function gatewayBeforeRedis(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'xone-gw-redis-'));
+  dirs.push(dir);
+  const port = await freePort();
+  const cfg = testConfig({ upstreams: [node.url], redis: { url: `redis://127.0.0.1:${port}`, prefix }, rateLimit: { backend: 'redis' } });
+  return { dir, port, cfg, gateway: await startTestGateway(cfg, { start: false }) };
+}
+
 // Issue #17 item 3, found from outside in session 13: an instance started while Redis was down never subscribed to
 // revocations (its one SUBSCRIBE failed on the refused connection and was not sent again), so a key revoked on
 // another instance kept working there for the whole key cache TTL (60 s) on HTTP, and for good on an open WebSocket.
 test('behavior: an instance started while Redis was down still hears revocations once Redis is up', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'xone-gw-redis-'));
-  dirs.push(dir);
-  const port = await freePort();
-  const cfg = testConfig({
-    upstreams: [node.url],
-    redis: { url: `redis://127.0.0.1:${port}`, prefix: 'late:' },
-    rateLimit: { backend: 'redis' },
-  });
-  const late = await startTestGateway(cfg, { start: false });
+  const { dir, port, cfg, gateway: late } = await gatewayBeforeRedis('late:');
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   try {
     await redisServer([resolve('infra/redis/redis.conf')], port, dir);
@@ -141,16 +142,8 @@ test('behavior: an instance started while Redis was down still hears revocations
 
 // Found from outside in session 13: with Redis down the admin API answered `GET /keys` with 500 "internal error",
 // which reads as a gateway bug. An unreachable key store is a 503 that names it, and nothing is created.
-test('error: with Redis down the admin API answers 503 naming the key store, and a key made after it is up works', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'xone-gw-redis-'));
-  dirs.push(dir);
-  const port = await freePort();
-  const cfg = testConfig({
-    upstreams: [node.url],
-    redis: { url: `redis://127.0.0.1:${port}`, prefix: 'down:' },
-    rateLimit: { backend: 'redis' },
-  });
-  const gw = await startTestGateway(cfg, { start: false });
+test('error: with Redis down the admin API answers 503 naming the key store; once Redis is up, the refused create left no key', async () => {
+  const { dir, port, gateway: gw } = await gatewayBeforeRedis('down:');
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   try {
     for (const init of [{ headers: admin }, { method: 'POST', headers: admin, body: '{"label":"down"}' }]) {
